@@ -1,0 +1,143 @@
+//! The three lock commands and how each goes on the wire. Keys and tokens
+//! travel only as bulk-string arguments; the script texts are constant.
+
+use std::sync::OnceLock;
+
+use redis::Value;
+
+/// Sets the key if it is free, or refreshes it if it already holds our token:
+/// a resend after a lost reply must not fail on our own lock.
+const ACQUIRE: &str = "\
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end \
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end \
+return 0";
+
+/// Deletes the key only while it holds our token.
+const RELEASE: &str = "\
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end \
+return 0";
+
+/// Sets a new TTL only while the key holds our token.
+const EXTEND: &str = "\
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end \
+return 0";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Acquire { ttl_ms: i64 },
+    Release,
+    Extend { ttl_ms: i64 },
+}
+
+/// How a command is sent: the plain `SET NX PX` (only for a first acquire),
+/// the script by its SHA, or the script text after the server said NOSCRIPT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wire {
+    Plain,
+    Sha,
+    Eval,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Command<'a> {
+    pub op: Op,
+    pub key: &'a [u8],
+    pub token: &'a str,
+}
+
+impl Command<'_> {
+    /// The form for a first send on a healthy connection.
+    pub fn first_wire(&self) -> Wire {
+        match self.op {
+            Op::Acquire { .. } => Wire::Plain,
+            _ => Wire::Sha,
+        }
+    }
+
+    /// The form for sending again after a connection broke with the command in
+    /// flight: the first send may have run, so only idempotent forms qualify.
+    pub fn resend_wire(wire: Wire) -> Wire {
+        match wire {
+            Wire::Plain => Wire::Sha,
+            other => other,
+        }
+    }
+
+    pub fn pack(&self, wire: Wire) -> Vec<u8> {
+        let (script, ttl) = match self.op {
+            Op::Acquire { ttl_ms } => (ACQUIRE, Some(ttl_ms)),
+            Op::Release => (RELEASE, None),
+            Op::Extend { ttl_ms } => (EXTEND, Some(ttl_ms)),
+        };
+        let mut cmd = match wire {
+            Wire::Plain => {
+                let mut set = redis::cmd("SET");
+                set.arg(self.key).arg(self.token).arg("NX").arg("PX").arg(ttl);
+                return set.get_packed_command();
+            }
+            Wire::Sha => {
+                let mut c = redis::cmd("EVALSHA");
+                c.arg(sha(script));
+                c
+            }
+            Wire::Eval => {
+                let mut c = redis::cmd("EVAL");
+                c.arg(script);
+                c
+            }
+        };
+        cmd.arg(1).arg(self.key).arg(self.token);
+        if let Some(ttl) = ttl {
+            cmd.arg(ttl);
+        }
+        cmd.get_packed_command()
+    }
+
+    /// Whether the reply says yes (set / deleted / extended).
+    pub fn verdict(&self, reply: &Value) -> Result<bool, String> {
+        match reply {
+            Value::Okay | Value::Int(1) => Ok(true),
+            Value::Nil | Value::Int(0) => Ok(false),
+            Value::SimpleString(s) if s == "OK" => Ok(true),
+            other => Err(format!("unexpected reply {other:?}")),
+        }
+    }
+}
+
+fn sha(script: &'static str) -> &'static str {
+    static SHAS: [OnceLock<String>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = match script {
+        ACQUIRE => &SHAS[0],
+        RELEASE => &SHAS[1],
+        _ => &SHAS[2],
+    };
+    slot.get_or_init(|| redis::Script::new(script).get_hash().to_owned())
+}
+
+pub fn is_noscript(reply_error: &str) -> bool {
+    reply_error.starts_with("NOSCRIPT")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_tokens_travel_as_bulk_strings() {
+        let key = b"a\r\n*3\r\n\0";
+        let cmd = Command { op: Op::Acquire { ttl_ms: 1500 }, key, token: "t" };
+        let packed = cmd.pack(Wire::Plain);
+        let want = b"*6\r\n$3\r\nSET\r\n$8\r\na\r\n*3\r\n\0\r\n$1\r\nt\r\n$2\r\nNX\r\n$2\r\nPX\r\n$4\r\n1500\r\n";
+        assert_eq!(packed, want.to_vec());
+    }
+
+    #[test]
+    fn scripts_go_by_sha_and_fall_back_to_text() {
+        let cmd = Command { op: Op::Release, key: b"k", token: "t" };
+        let by_sha = String::from_utf8(cmd.pack(Wire::Sha)).unwrap();
+        assert!(by_sha.contains("EVALSHA") && by_sha.contains(&redis::Script::new(RELEASE).get_hash()));
+        let by_text = String::from_utf8(cmd.pack(Wire::Eval)).unwrap();
+        assert!(by_text.contains("$4\r\nEVAL\r\n") && by_text.contains("redis.call('DEL'"));
+        assert_eq!(Command::resend_wire(Wire::Plain), Wire::Sha);
+    }
+}

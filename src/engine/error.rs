@@ -1,0 +1,65 @@
+//! Errors of the engine: what went wrong with one Redis server.
+
+use std::fmt;
+
+/// What failed when talking to one server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// TCP/unix connect or TLS handshake failed.
+    Connect(String),
+    /// AUTH or SELECT was refused.
+    Auth(String),
+    /// No (complete) reply before the deadline.
+    Timeout(std::time::Duration),
+    /// The connection broke while a command was in flight.
+    Io(String),
+    /// The server answered with an error reply.
+    Reply(String),
+    /// The server answered something this client does not understand.
+    Protocol(String),
+}
+
+/// A failure of one server, named as `host:port` (or the unix socket path).
+/// Never carries a password: only the label and the cause are kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeError {
+    pub server: String,
+    pub cause: Cause,
+}
+
+impl NodeError {
+    pub fn new(server: impl Into<String>, cause: Cause) -> Self {
+        Self { server: server.into(), cause }
+    }
+
+    /// Whether the connection must be thrown away (anything but an error reply).
+    pub fn breaks_connection(&self) -> bool {
+        !matches!(self.cause, Cause::Reply(_))
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cause::Connect(e) => write!(f, "cannot connect: {e}"),
+            Cause::Auth(e) => write!(f, "authentication failed: {e}"),
+            Cause::Timeout(t) => write!(f, "no reply within {} s", t.as_secs_f64()),
+            Cause::Io(e) => write!(f, "connection lost: {e}"),
+            Cause::Reply(e) => write!(f, "error reply: {e}"),
+            Cause::Protocol(e) => write!(f, "protocol error: {e}"),
+        }
+    }
+}
+
+impl fmt::Display for NodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Redis at {}: {}", self.server, self.cause)
+    }
+}
+
+impl std::error::Error for NodeError {}
+
+/// Several failures in one line, as a RedLock exception lists them.
+pub fn list(errors: &[NodeError]) -> String {
+    errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}

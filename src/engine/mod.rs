@@ -1,0 +1,11 @@
+//! The lock algorithm in plain Rust: no PHP types here.
+
+pub mod command;
+pub mod conn;
+pub mod error;
+pub mod held;
+pub mod lease;
+pub mod per_process;
+pub mod pool;
+pub mod round;
+pub mod server;

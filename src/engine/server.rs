@@ -1,0 +1,241 @@
+//! Where a Redis server is and how to log in: parsed from a DSN
+//! (`redis://`, `rediss://`, `unix://`).
+
+use std::fmt;
+use std::path::PathBuf;
+
+pub const DEFAULT_PORT: u16 = 6379;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Addr {
+    Tcp { host: String, port: u16 },
+    Unix(PathBuf),
+}
+
+/// One Redis server and the credentials to use on it. Two equal values share
+/// pooled connections.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Server {
+    pub addr: Addr,
+    pub tls: bool,
+    pub user: Option<String>,
+    pub password: Option<String>,
+    pub db: u32,
+}
+
+impl Server {
+    pub fn tcp(host: &str, port: u16) -> Self {
+        Self {
+            addr: Addr::Tcp { host: host.to_owned(), port },
+            tls: false,
+            user: None,
+            password: None,
+            db: 0,
+        }
+    }
+
+    /// Parses `redis://[user[:password]@]host[:port][/db]`, the same with
+    /// `rediss://` (TLS), or `unix:///path/to.sock[?db=N]`.
+    /// Errors never repeat the user information, which may hold a password.
+    pub fn parse(dsn: &str) -> Result<Self, String> {
+        if let Some(rest) = dsn.strip_prefix("redis://") {
+            Self::parse_tcp(rest, false)
+        } else if let Some(rest) = dsn.strip_prefix("rediss://") {
+            Self::parse_tcp(rest, true)
+        } else if let Some(rest) = dsn.strip_prefix("unix://") {
+            Self::parse_unix(rest)
+        } else {
+            Err("expected redis://, rediss:// or unix://".into())
+        }
+    }
+
+    fn parse_tcp(rest: &str, tls: bool) -> Result<Self, String> {
+        let (rest, query) = split_once_or(rest, '?');
+        let (authority, path) = split_once_or(rest, '/');
+        let (userinfo, hostport) = match authority.rfind('@') {
+            Some(at) => (Some(&authority[..at]), &authority[at + 1..]),
+            None => (None, authority),
+        };
+        let (host, port) = split_host_port(hostport)?;
+        let mut server = Self::tcp(&host, port);
+        server.tls = tls;
+        if let Some(userinfo) = userinfo {
+            let (user, password) = userinfo
+                .split_once(':')
+                .ok_or("the user information must be user:password or :password")?;
+            if !user.is_empty() {
+                server.user = Some(percent_decode(user).map_err(|e| format!("user name: {e}"))?);
+            }
+            server.password = Some(percent_decode(password).map_err(|e| format!("password: {e}"))?);
+        }
+        if !path.is_empty() {
+            server.db = parse_db(path)?;
+        }
+        server.apply_query(query)?;
+        Ok(server)
+    }
+
+    fn parse_unix(rest: &str) -> Result<Self, String> {
+        let (path, query) = split_once_or(rest, '?');
+        if !path.starts_with('/') {
+            return Err("a unix socket path must be absolute (unix:///path/to.sock)".into());
+        }
+        let path = percent_decode(path)?;
+        let mut server = Self { addr: Addr::Unix(PathBuf::from(path)), ..Self::tcp("", 0) };
+        server.apply_query(query)?;
+        Ok(server)
+    }
+
+    /// `db=N`, `user=…`, `password=…` query parameters.
+    fn apply_query(&mut self, query: &str) -> Result<(), String> {
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match name {
+                "db" => self.db = parse_db(value)?,
+                "user" => self.user = Some(percent_decode(value)?),
+                "password" => self.password = Some(percent_decode(value)?),
+                _ => return Err(format!("unknown parameter \"{}\" (known: db, user, password)", name.escape_debug())),
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether two entries point at the same Redis process (same address),
+    /// whatever database or credentials they use.
+    pub fn same_place(&self, other: &Server) -> bool {
+        self.addr == other.addr
+    }
+}
+
+/// `host:port`, `[v6]:port` or the socket path: what error messages show.
+impl fmt::Display for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.addr {
+            Addr::Tcp { host, port } if host.contains(':') => write!(f, "[{host}]:{port}"),
+            Addr::Tcp { host, port } => write!(f, "{host}:{port}"),
+            Addr::Unix(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// Debug output must not show the password either.
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Server({self}, db {}, tls {})", self.db, self.tls)
+    }
+}
+
+fn split_once_or(s: &str, sep: char) -> (&str, &str) {
+    s.split_once(sep).unwrap_or((s, ""))
+}
+
+fn split_host_port(hostport: &str) -> Result<(String, u16), String> {
+    let (host, port) = if let Some(v6) = hostport.strip_prefix('[') {
+        let (host, after) = v6.split_once(']').ok_or("unclosed [ in the host")?;
+        match after {
+            "" => (host, None),
+            _ => (host, Some(after.strip_prefix(':').ok_or("expected :port after ]")?)),
+        }
+    } else {
+        match hostport.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (hostport, None),
+        }
+    };
+    if host.is_empty() {
+        return Err("the host is missing".into());
+    }
+    let port = match port {
+        None => DEFAULT_PORT,
+        Some(p) => parse_port(p)?,
+    };
+    Ok((host.to_owned(), port))
+}
+
+pub fn parse_port(p: &str) -> Result<u16, String> {
+    match p.parse::<u16>() {
+        Ok(port) if port > 0 && p.bytes().all(|b| b.is_ascii_digit()) => Ok(port),
+        _ => Err(format!("invalid port \"{}\" (expected 1 to 65535)", p.escape_debug())),
+    }
+}
+
+fn parse_db(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(db) if s.bytes().all(|b| b.is_ascii_digit()) => Ok(db),
+        _ => Err(format!("invalid database index \"{}\"", s.escape_debug())),
+    }
+}
+
+fn percent_decode(s: &str) -> Result<String, String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+            let byte = hex.and_then(|h| u8::from_str_radix(h, 16).ok()).ok_or("invalid %-escape")?;
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| "a %-escape does not decode to UTF-8".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_accepted_forms() {
+        let s = Server::parse("redis://127.0.0.1:6380/2").unwrap();
+        assert_eq!(s.addr, Addr::Tcp { host: "127.0.0.1".into(), port: 6380 });
+        assert_eq!((s.db, s.tls, s.user.clone(), s.password.clone()), (2, false, None, None));
+        assert_eq!(s.to_string(), "127.0.0.1:6380");
+
+        let s = Server::parse("rediss://alice:p%40ss:w@cache.local").unwrap();
+        assert_eq!(s.addr, Addr::Tcp { host: "cache.local".into(), port: 6379 });
+        assert!(s.tls);
+        assert_eq!((s.user.as_deref(), s.password.as_deref()), (Some("alice"), Some("p@ss:w")));
+
+        let s = Server::parse("redis://:secret@[::1]:7000").unwrap();
+        assert_eq!((s.user.clone(), s.password.as_deref()), (None, Some("secret")));
+        assert_eq!(s.to_string(), "[::1]:7000");
+
+        let s = Server::parse("unix:///run/redis.sock?db=3").unwrap();
+        assert_eq!(s.addr, Addr::Unix("/run/redis.sock".into()));
+        assert_eq!(s.db, 3);
+        assert_eq!(s.to_string(), "/run/redis.sock");
+    }
+
+    #[test]
+    fn rejects_malformed_dsns_without_echoing_secrets() {
+        for (dsn, want) in [
+            ("http://x", "expected redis://"),
+            ("127.0.0.1:6379", "expected redis://"),
+            ("redis://", "host is missing"),
+            ("redis://:6379", "host is missing"),
+            ("redis://h:0", "invalid port \"0\""),
+            ("redis://h:70000", "invalid port \"70000\""),
+            ("redis://h:+5", "invalid port"),
+            ("redis://h/x", "invalid database index \"x\""),
+            ("redis://h/-1", "invalid database index"),
+            ("redis://hunter2@h", "user:password"),
+            ("unix://relative.sock", "absolute"),
+            ("redis://h?timeout=3", "unknown parameter"),
+            ("redis://[::1", "unclosed"),
+        ] {
+            let err = Server::parse(dsn).unwrap_err();
+            assert!(err.contains(want), "{dsn}: {err}");
+            assert!(!err.contains("hunter2"), "{dsn}: {err}");
+        }
+    }
+
+    #[test]
+    fn debug_hides_the_password() {
+        let s = Server::parse("redis://u:topsecret@h:1").unwrap();
+        assert!(!format!("{s:?}").contains("topsecret"));
+    }
+}

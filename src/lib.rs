@@ -1,0 +1,17 @@
+//! redis_lock: distributed locks on Redis for PHP.
+//! This file only registers the module; see `engine/` and `php/`.
+#![allow(non_snake_case)]
+
+pub mod engine;
+pub mod php;
+
+use ext_php_rs::prelude::*;
+
+#[php_module]
+pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
+    module
+        .startup_function(php::startup)
+        .class::<php::mutex::RedisMutexLock>()
+        .request_shutdown_function(php::shutdown::request_shutdown)
+        .info_function(php::info::module_info)
+}

@@ -1,0 +1,97 @@
+//! How failures reach PHP: `\ValueError` and `\TypeError` worded as PHP's own
+//! functions word them, and `RedisLockException` for failures of Redis.
+
+use std::ffi::{CStr, CString};
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use ext_php_rs::builders::ClassBuilder;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::zend::{ce, ClassEntry};
+
+use super::zend;
+
+pub const EXCEPTION_CLASS: &str = "RedisLockException";
+
+/// A failure on its way to PHP.
+#[derive(Debug)]
+pub enum Fail {
+    /// The engine already threw (PHP's own TypeError for an argument).
+    Thrown,
+    /// An argument has an invalid value: `Argument #N ($name) {msg}`.
+    Arg(u32, String),
+    /// Another invalid value (a setting, an array entry): `{msg}`.
+    Value(String),
+    /// Redis could not answer.
+    Redis(String),
+}
+
+pub type Result<T> = std::result::Result<T, Fail>;
+
+/// Unwraps a method's result, throwing the failure (the return value is then ignored by PHP).
+pub fn or_throw<T: Default>(result: Result<T>) -> T {
+    result.unwrap_or_else(|fail| {
+        throw(fail);
+        T::default()
+    })
+}
+
+fn throw(fail: Fail) {
+    match fail {
+        Fail::Thrown => {}
+        Fail::Arg(num, msg) => {
+            let msg = c_text(&msg);
+            // SAFETY: called inside a PHP method call, with a "%s" format and a C string.
+            unsafe { zend::zend_argument_value_error(num, c"%s".as_ptr(), msg.as_ptr()) };
+        }
+        Fail::Value(msg) => {
+            let _ = PhpException::new(format!("{}: {msg}", active_function()), 0, ce::value_error()).throw();
+        }
+        Fail::Redis(msg) => {
+            let _ = PhpException::new(msg, 0, exception_class()).throw();
+        }
+    }
+}
+
+/// `Class::method()` of the call in progress, as PHP prefixes its messages.
+fn active_function() -> String {
+    let text = |p: *const std::ffi::c_char| {
+        // SAFETY: the engine returns NUL-terminated names (or NULL).
+        (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()).unwrap_or_default()
+    };
+    let mut space: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: both only read the current execute data.
+    let (class, space, function) = unsafe {
+        let class = zend::get_active_class_name(&mut space);
+        (text(class), text(space), text(zend::get_active_function_name()))
+    };
+    format!("{class}{space}{function}()")
+}
+
+fn c_text(msg: &str) -> CString {
+    CString::new(msg.replace('\0', "\\0")).unwrap_or_default()
+}
+
+fn runtime_exception() -> &'static ClassEntry {
+    // SAFETY: SPL's RuntimeException is registered before any extension starts.
+    unsafe { &*zend::spl_ce_RuntimeException.cast::<ClassEntry>() }
+}
+
+/// Registers `RedisLockException extends RuntimeException` (built with
+/// ClassBuilder so that it keeps file/line/trace and can be constructed in PHP).
+pub fn register_exception_class() -> ext_php_rs::error::Result<()> {
+    ClassBuilder::new(EXCEPTION_CLASS)
+        .extends((runtime_exception, "RuntimeException"))
+        .registration(|ce, arg_info| {
+            EXCEPTION_CE.store(ce, Ordering::Release);
+            // The class has no methods of its own; the engine may keep pointers into these.
+            std::mem::forget(arg_info);
+        })
+        .register()
+}
+
+static EXCEPTION_CE: AtomicPtr<ClassEntry> = AtomicPtr::new(std::ptr::null_mut());
+
+fn exception_class() -> &'static ClassEntry {
+    // SAFETY: set once at module startup to a class entry that lives as long as the process.
+    unsafe { EXCEPTION_CE.load(Ordering::Acquire).as_ref() }.unwrap_or_else(runtime_exception)
+}

@@ -1,0 +1,96 @@
+//! The `redis_lock.*` INI settings and their parsed values.
+
+use std::ffi::CStr;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use ext_php_rs::flags::IniEntryPermission;
+use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
+
+use super::errors::{Fail, Result};
+use super::zend;
+use crate::engine::conn::Limits;
+use crate::engine::server::Server;
+
+pub const SERVER: &CStr = c"redis_lock.server";
+pub const PREFIX: &CStr = c"redis_lock.prefix";
+pub const CONNECT_TIMEOUT: &CStr = c"redis_lock.connect_timeout";
+pub const READ_TIMEOUT: &CStr = c"redis_lock.read_timeout";
+pub const RELEASE_ON_SHUTDOWN: &CStr = c"redis_lock.release_on_shutdown";
+pub const TLS_CA_FILE: &CStr = c"redis_lock.tls_ca_file";
+
+static ENTRIES: IniEntryDefs<7> = IniEntryDefs::new([
+    IniEntryDef::new(SERVER, c"redis://127.0.0.1:6379", IniEntryPermission::All),
+    IniEntryDef::new(PREFIX, c"lock:", IniEntryPermission::All),
+    IniEntryDef::new(CONNECT_TIMEOUT, c"1", IniEntryPermission::All),
+    IniEntryDef::new(READ_TIMEOUT, c"1", IniEntryPermission::All),
+    IniEntryDef::new(RELEASE_ON_SHUTDOWN, c"1", IniEntryPermission::All),
+    IniEntryDef::new(TLS_CA_FILE, c"", IniEntryPermission::All),
+    IniEntryDef::end(),
+]);
+
+pub fn register(module_number: i32) {
+    IniEntryDef::register(ENTRIES.as_slice(), module_number);
+}
+
+/// The current value of a setting (raw bytes; empty when unset).
+pub fn raw(name: &CStr) -> &'static [u8] {
+    // SAFETY: the engine returns the entry's NUL-terminated value or NULL;
+    // the value lives until the setting changes, and callers copy before that.
+    unsafe {
+        let p = zend::zend_ini_string_ex(name.as_ptr(), name.count_bytes(), 0, std::ptr::null_mut());
+        if p.is_null() {
+            b""
+        } else {
+            CStr::from_ptr(p).to_bytes()
+        }
+    }
+}
+
+fn text(name: &CStr) -> Result<&'static str> {
+    std::str::from_utf8(raw(name)).map_err(|_| Fail::Value(format!("{} is not valid UTF-8", name.to_string_lossy())))
+}
+
+/// PHP's boolean INI syntax: on/yes/true, else a number.
+pub fn flag(name: &CStr) -> bool {
+    let v = String::from_utf8_lossy(raw(name)).trim().to_ascii_lowercase();
+    matches!(v.as_str(), "on" | "yes" | "true") || v.parse::<i64>().is_ok_and(|n| n != 0)
+}
+
+fn seconds(name: &CStr) -> Result<Duration> {
+    let v = text(name)?.trim();
+    v.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| {
+            Fail::Value(format!("{} must be a number of seconds greater than 0, \"{}\" given", name.to_string_lossy(), v.escape_debug()))
+        })
+}
+
+/// Timeouts and TLS settings for new connections.
+pub fn limits() -> Result<Limits> {
+    let ca = text(TLS_CA_FILE)?.trim();
+    Ok(Limits {
+        connect: seconds(CONNECT_TIMEOUT)?,
+        read: seconds(READ_TIMEOUT)?,
+        tls_ca_file: (!ca.is_empty()).then(|| PathBuf::from(ca)),
+    })
+}
+
+/// `redis_lock.server`, parsed once per distinct value.
+pub fn server() -> Result<Server> {
+    static LAST: Mutex<Option<(String, Server)>> = Mutex::new(None);
+    let dsn = text(SERVER)?;
+    let mut last = LAST.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((seen, server)) = last.as_ref() {
+        if seen == dsn {
+            return Ok(server.clone());
+        }
+    }
+    let server = Server::parse(dsn)
+        .map_err(|e| Fail::Value(format!("redis_lock.server is not a valid server: {e}")))?;
+    *last = Some((dsn.to_owned(), server.clone()));
+    Ok(server)
+}

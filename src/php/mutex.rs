@@ -1,0 +1,105 @@
+//! `RedisMutexLock`: the static single-server API users already write
+//! (`lock($key, $timeout, $lockSecond, $sleep)` / `release($key)`), made safe.
+
+use std::time::{Duration, Instant};
+
+use ext_php_rs::prelude::*;
+
+use super::args::{Float, Int, Str};
+use super::errors::{or_throw, Fail, Result};
+use super::ini;
+use crate::engine::error;
+use crate::engine::held::{self, Held, Owner};
+use crate::engine::lease::{new_token, Acquired, Lease, Patience};
+use crate::engine::round::Node;
+
+/// Largest `$lockSecond` whose milliseconds Redis can still add to its clock.
+pub const MAX_LOCK_SECONDS: i64 = i64::MAX / 1000 / 2;
+/// Waits beyond this are as good as forever (and keep `Instant` arithmetic in range).
+const MAX_WAIT_SECONDS: f64 = 1e9;
+
+#[php_class]
+#[php(name = "RedisMutexLock")]
+#[php(flags = ext_php_rs::flags::ClassFlags::Final)]
+pub struct RedisMutexLock;
+
+#[php_impl]
+impl RedisMutexLock {
+    /// Takes the lock `lock:{$key}` for `$lockSecond` seconds, waiting up to
+    /// `$timeout` seconds (retrying every `$sleep` µs) while others hold it.
+    #[php(defaults(timeout = 0, lockSecond = 20, sleep = 100000))]
+    pub fn lock(key: Str<'_>, timeout: Float<'_>, lockSecond: Int<'_>, sleep: Int<'_>) -> bool {
+        or_throw(lock(key, timeout, lockSecond, sleep))
+    }
+
+    /// Releases the lock on `$key` if this process still holds it.
+    pub fn release(key: Str<'_>) -> bool {
+        or_throw(release(key))
+    }
+}
+
+fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) -> Result<bool> {
+    let key = key.get(1)?;
+    let timeout = timeout.get(2)?;
+    let lock_second = lock_second.get(3)?;
+    let sleep = sleep.get(4)?;
+    if key.is_empty() {
+        return Err(Fail::Arg(1, "must not be empty".into()));
+    }
+    if !timeout.is_finite() {
+        return Err(Fail::Arg(2, "must be a finite number".into()));
+    }
+    if timeout < 0.0 {
+        return Err(Fail::Arg(2, "must be greater than or equal to 0".into()));
+    }
+    if !(1..=MAX_LOCK_SECONDS).contains(&lock_second) {
+        return Err(Fail::Arg(3, format!("must be between 1 and {MAX_LOCK_SECONDS}")));
+    }
+    if sleep < 0 {
+        return Err(Fail::Arg(4, "must be greater than or equal to 0".into()));
+    }
+    let (nodes, full_key, limits) = target(key)?;
+    let token = new_token();
+    let lease = Lease { nodes: &nodes, key: &full_key, token: &token };
+    let wait = Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
+    let patience = Patience::Until { deadline: Instant::now() + wait, pause: Duration::from_micros(sleep as u64) };
+    match lease.acquire(lock_second * 1000, patience, &limits) {
+        Acquired::Held { .. } => {
+            held::insert(Owner::Mutex(full_key.clone()), Held { nodes, key: full_key, token });
+            Ok(true)
+        }
+        Acquired::Busy(_) => Ok(false),
+        Acquired::Unreachable(failures) => Err(Fail::Redis(error::list(&failures))),
+    }
+}
+
+fn release(key: Str<'_>) -> Result<bool> {
+    let key = key.get(1)?;
+    if key.is_empty() {
+        return Err(Fail::Arg(1, "must not be empty".into()));
+    }
+    let (_, full_key, limits) = target(key)?;
+    let owner = Owner::Mutex(full_key);
+    let Some(held) = held::remove(&owner) else {
+        return Ok(false);
+    };
+    let round = Lease { nodes: &held.nodes, key: &held.key, token: &held.token }.release(&limits);
+    if round.unreachable() {
+        // Still ours as far as we know: a later release() or the request's end tries again.
+        let failures = round.failures();
+        held::insert(owner, held);
+        return Err(Fail::Redis(error::list(&failures)));
+    }
+    Ok(round.held)
+}
+
+/// The server, the prefixed key and the limits now in force.
+fn target(key: &[u8]) -> Result<(Vec<Node>, Vec<u8>, crate::engine::conn::Limits)> {
+    let server = ini::server()?;
+    let limits = ini::limits()?;
+    let prefix = ini::raw(ini::PREFIX);
+    let mut full_key = Vec::with_capacity(prefix.len() + key.len());
+    full_key.extend_from_slice(prefix);
+    full_key.extend_from_slice(key);
+    Ok((vec![Node { server, timeout: limits.read }], full_key, limits))
+}
