@@ -1,0 +1,39 @@
+# redis_lock: `make demo` and `make test` work on a fresh Debian 12 machine (as root):
+# they install what is missing, build the extension and run against throwaway Redis servers.
+
+SHELL := /bin/bash
+EXT := $(CURDIR)/target/release/libredis_lock.so
+PHP := /usr/bin/php
+# Expanded when a recipe runs, after `deps` has installed php-config.
+RUN_TESTS = $(shell php-config --extension-dir)/build/run-tests.php
+
+.PHONY: all deps build test test-rust test-php test-valgrind demo bench clean
+
+all: build
+
+deps:
+	@bash scripts/deps.sh build
+
+build: deps
+	cargo build --release
+
+test: build test-rust test-php
+
+test-rust: build
+	cargo test --release
+
+test-php: build
+	NO_INTERACTION=1 $(PHP) $(RUN_TESTS) -p $(PHP) -d extension=$(EXT) -q --show-diff php-tests/
+
+test-valgrind: build
+	bash scripts/valgrind.sh
+
+demo: build
+	bash scripts/demo.sh
+
+bench: build
+	@bash scripts/deps.sh bench
+	REDIS_LOCK_SO=$(EXT) bash bench/run.sh
+
+clean:
+	cargo clean

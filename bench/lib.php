@@ -1,0 +1,284 @@
+<?php
+/**
+ * Shared by every benchmark scenario: throwaway Redis servers, the contender
+ * interface, the interleaved rounds, medians and the Markdown table.
+ *
+ * A scenario (e.g. scenario_mutex.php) starts the servers it needs, lists its
+ * contenders and calls run_rounds(); each contender runs in its own PHP
+ * process (worker.php), so no implementation warms or pollutes another.
+ * Scenarios with several servers (RedLock over 5) start several
+ * RedisServer; a userspace TCP delay proxy would be one more class here that
+ * sits between a contender and a server (the kernel here has no netem).
+ */
+
+declare(strict_types=1);
+
+namespace Bench;
+
+const TTL_SECONDS = 10;
+
+/** One lock implementation, driven by worker.php. Every method throws on failure. */
+interface Contender
+{
+    /** The Redis key that holds the lock while it is taken (checked once before timing). */
+    public function redisKey(): string;
+
+    /** Takes the uncontended lock for TTL_SECONDS; throws if it was not taken. */
+    public function acquire(): void;
+
+    /** Releases it; throws if the release did not delete our lock. */
+    public function release(): void;
+}
+
+final class Failure extends \RuntimeException
+{
+}
+
+function fail(string $message): never
+{
+    throw new Failure($message);
+}
+
+function note(string $message): void
+{
+    fwrite(STDERR, $message . "\n");
+}
+
+/** Directory for this run's pid and log files; bench/run.sh kills what it lists. */
+function run_dir(): string
+{
+    $dir = getenv('BENCH_RUN_DIR');
+    if ($dir === false || $dir === '') {
+        $dir = sys_get_temp_dir() . '/redis_lock_bench.' . getmypid();
+    }
+    if (!is_dir($dir) && !mkdir($dir, 0700, true)) {
+        fail("cannot create $dir");
+    }
+    return $dir;
+}
+
+/** A loopback TCP port nobody listens on right now (never 6379). */
+function free_port(): int
+{
+    for ($i = 0; $i < 20; $i++) {
+        $sock = stream_socket_server('tcp://127.0.0.1:0', $errno, $errstr);
+        if ($sock === false) {
+            fail("cannot pick a free port: $errstr");
+        }
+        $port = (int) substr(strrchr(stream_socket_get_name($sock, false), ':'), 1);
+        fclose($sock);
+        if ($port !== 6379) {
+            return $port;
+        }
+    }
+    fail('cannot pick a free port');
+}
+
+/** A redis-server this process started on a free loopback port, with no persistence. */
+final class RedisServer
+{
+    /** @var array<int, self> servers still running, stopped at exit */
+    private static array $running = [];
+
+    private $proc;
+    private string $pidFile;
+
+    private function __construct(public readonly string $host, public readonly int $port, $proc, string $pidFile)
+    {
+        $this->proc = $proc;
+        $this->pidFile = $pidFile;
+    }
+
+    public static function start(): self
+    {
+        $dir = run_dir();
+        for ($attempt = 1; ; $attempt++) {
+            $port = free_port();
+            $log = "$dir/redis-$port.log";
+            $cmd = ['redis-server', '--bind', '127.0.0.1', '--port', (string) $port,
+                '--save', '', '--appendonly', 'no', '--daemonize', 'no',
+                '--dir', $dir, '--logfile', $log];
+            $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', $log, 'a']], $pipes);
+            if ($proc === false) {
+                fail('cannot run redis-server');
+            }
+            $pidFile = "$dir/redis-$port.pid";
+            file_put_contents($pidFile, (string) proc_get_status($proc)['pid']);
+            $server = new self('127.0.0.1', $port, $proc, $pidFile);
+            if (count(self::$running) === 0) {
+                register_shutdown_function([self::class, 'stopAll']);
+            }
+            self::$running[$port] = $server;
+            if ($server->waitReady()) {
+                return $server;
+            }
+            $server->stop();
+            if ($attempt >= 3) {
+                fail("redis-server did not start on 127.0.0.1:$port; see its log:\n" . @file_get_contents($log));
+            }
+            // Somebody took the port between free_port() and the bind: try another.
+        }
+    }
+
+    private function waitReady(): bool
+    {
+        $until = microtime(true) + 5;
+        while (microtime(true) < $until) {
+            if (!proc_get_status($this->proc)['running']) {
+                return false;
+            }
+            try {
+                $r = new \Redis();
+                if ($r->connect($this->host, $this->port, 0.2) && $r->ping()) {
+                    $r->close();
+                    return true;
+                }
+            } catch (\RedisException) {
+            }
+            usleep(20_000);
+        }
+        return false;
+    }
+
+    public function dsn(): string
+    {
+        return "redis://{$this->host}:{$this->port}";
+    }
+
+    /** A fresh phpredis client, for checks and INFO (not for timed work). */
+    public function client(): \Redis
+    {
+        $r = new \Redis();
+        $r->connect($this->host, $this->port, 1.0);
+        return $r;
+    }
+
+    public function version(): string
+    {
+        return (string) ($this->client()->info('server')['redis_version'] ?? '?');
+    }
+
+    public function stop(): void
+    {
+        if (!isset(self::$running[$this->port])) {
+            return;
+        }
+        unset(self::$running[$this->port]);
+        proc_terminate($this->proc, 15);
+        $until = microtime(true) + 5;
+        while (proc_get_status($this->proc)['running'] && microtime(true) < $until) {
+            usleep(10_000);
+        }
+        if (proc_get_status($this->proc)['running']) {
+            proc_terminate($this->proc, 9);
+        }
+        proc_close($this->proc);
+        @unlink($this->pidFile);
+    }
+
+    public static function stopAll(): void
+    {
+        foreach (self::$running as $server) {
+            $server->stop();
+        }
+    }
+}
+
+function median(array $xs): float
+{
+    sort($xs);
+    $n = count($xs);
+    return $n % 2 ? (float) $xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2;
+}
+
+/**
+ * Runs every contender for $seconds per round, $rounds rounds, in a rotating
+ * order (round r starts with contender r), each run in a fresh PHP process:
+ *   php -d extension=<so> <ini…> worker.php <contender> <seconds> <servers>
+ * Aborts on the first failed run. Returns [name => list of cycles/s].
+ *
+ * @param list<string> $contenders file names under contenders/, without .php
+ * @param list<RedisServer> $servers
+ * @param array<string, string> $ini extra -d settings for the workers
+ */
+function run_rounds(array $contenders, array $servers, int $rounds, float $seconds, array $ini = []): array
+{
+    $so = so_path();
+    $serverList = implode(',', array_map(fn (RedisServer $s) => "{$s->host}:{$s->port}", $servers));
+    $results = array_fill_keys($contenders, []);
+    $k = count($contenders);
+    for ($round = 0; $round < $rounds; $round++) {
+        $order = [];
+        for ($i = 0; $i < $k; $i++) {
+            $order[] = $contenders[($round + $i) % $k];
+        }
+        note(sprintf('round %d/%d: %s', $round + 1, $rounds, implode(', ', $order)));
+        foreach ($order as $name) {
+            $cmd = [PHP_BINARY, '-d', "extension=$so"];
+            foreach ($ini as $key => $value) {
+                array_push($cmd, '-d', "$key=$value");
+            }
+            array_push($cmd, __DIR__ . '/worker.php', $name, (string) $seconds, $serverList);
+            $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+            $out = stream_get_contents($pipes[1]);
+            $err = stream_get_contents($pipes[2]);
+            fclose($pipes[1]);
+            fclose($pipes[2]);
+            $rc = proc_close($proc);
+            $res = json_decode(trim($out), true);
+            if ($rc !== 0 || !is_array($res) || ($res['failures'] ?? 1) !== 0) {
+                fail("$name failed (exit $rc):\n" . trim($err . "\n" . $out));
+            }
+            $rate = $res['cycles'] / $res['seconds'];
+            note(sprintf('  %-18s %8.0f cycles/s', $name, $rate));
+            $results[$name][] = $rate;
+        }
+    }
+    return $results;
+}
+
+function so_path(): string
+{
+    $so = getenv('REDIS_LOCK_SO') ?: __DIR__ . '/../target/release/libredis_lock.so';
+    if (!is_file($so)) {
+        fail("extension not found: $so (run cargo build --release, or set REDIS_LOCK_SO)");
+    }
+    return realpath($so);
+}
+
+/**
+ * The Markdown table: median cycles/s, median µs/cycle and each cycle time
+ * relative to the reference contender.
+ *
+ * @param array<string, list<float>> $results name => cycles/s per round
+ * @param array<string, string> $labels name => what the table calls it
+ */
+function table(array $results, array $labels, string $reference): string
+{
+    $us = fn (array $rates) => median(array_map(fn ($r) => 1e6 / $r, $rates));
+    $refUs = $us($results[$reference]);
+    $lines = [
+        '| implementation | cycles/s | µs/cycle | cycle time vs ' . $labels[$reference] . ' |',
+        '|---|---:|---:|---:|',
+    ];
+    foreach ($results as $name => $rates) {
+        $lines[] = sprintf('| %s | %s | %.1f | %.2f× |',
+            $labels[$name], number_format(median($rates)), $us($rates), $us($rates) / $refUs);
+    }
+    return implode("\n", $lines) . "\n";
+}
+
+/** One line of machine facts for under the table. */
+function machine_facts(RedisServer $server): string
+{
+    preg_match('/^model name\s*:\s*(.+)$/m', (string) @file_get_contents('/proc/cpuinfo'), $m);
+    $pkg = function (string $p): string {
+        $v = trim((string) shell_exec('dpkg-query -W -f=\'${Version}\' ' . escapeshellarg($p) . ' 2>/dev/null'));
+        return $v === '' ? '?' : $v;
+    };
+    return sprintf('nproc %s (%s), Linux %s; PHP %s; Redis %s; redis_lock %s; phpredis %s; '
+        . 'symfony/lock %s; illuminate %s (Debian packages)',
+        trim((string) shell_exec('nproc')), $m[1] ?? '?', php_uname('r'), PHP_VERSION,
+        $server->version(), phpversion('redis_lock') ?: '?', phpversion('redis') ?: '?',
+        $pkg('php-symfony-lock'), $pkg('php-illuminate-cache'));
+}

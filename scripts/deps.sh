@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what the build, the tests, the demo or the benchmark need on Debian 12,
+# skipping what is already there. Usage: scripts/deps.sh [build|bench]
+set -euo pipefail
+
+build_pkgs=(php8.2-dev php8.2-cli clang libclang-dev libssl-dev pkg-config redis-server redis-tools openssl valgrind)
+bench_pkgs=(php-redis php-predis php-symfony-lock php-illuminate-cache php-illuminate-redis)
+
+case "${1:-build}" in
+  build) wanted=("${build_pkgs[@]}") ;;
+  bench) wanted=("${build_pkgs[@]}" "${bench_pkgs[@]}") ;;
+  *) echo "usage: $0 [build|bench]" >&2; exit 2 ;;
+esac
+
+missing=()
+for pkg in "${wanted[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+done
+
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "redis_lock needs these Debian packages: ${missing[*]}" >&2
+    echo "install them as root: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "redis_lock needs a Rust toolchain (cargo, rustc 1.85 or newer): see https://rustup.rs" >&2
+  exit 1
+fi

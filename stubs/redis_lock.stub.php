@@ -1,0 +1,43 @@
+<?php
+
+/**
+ * Stubs for the redis_lock extension: what IDEs and static analysers read.
+ * Kept identical to the extension (php-tests/stub_matches_reflection.phpt).
+ *
+ * @generate-class-entries
+ */
+
+/**
+ * Thrown when Redis cannot answer: unreachable, authentication refused,
+ * no reply within redis_lock.read_timeout, or an error reply. The message
+ * names the server as host:port (never a password) and the cause.
+ */
+class RedisLockException extends RuntimeException
+{
+}
+
+/**
+ * A mutex on one Redis server (redis_lock.server), key redis_lock.prefix . $key.
+ */
+final class RedisMutexLock
+{
+    /**
+     * Takes the lock for $lockSecond seconds. With $timeout > 0, retries every
+     * $sleep microseconds until the lock is free or $timeout seconds have passed.
+     *
+     * @return bool true when this process now holds the lock, false when somebody else holds it
+     * @throws RedisLockException when Redis cannot answer
+     * @throws ValueError on an empty key, a negative or non-finite timeout,
+     *         a lockSecond out of range, a negative sleep or a malformed redis_lock.server
+     */
+    public static function lock(string $key, float $timeout = 0, int $lockSecond = 20, int $sleep = 100000): bool {}
+
+    /**
+     * Releases the lock if this process still holds it (owner-checked, atomic).
+     *
+     * @return bool true when our lock was deleted; false when this process did not
+     *         hold it or it expired (another owner's lock is never touched)
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function release(string $key): bool {}
+}

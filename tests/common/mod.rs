@@ -1,0 +1,222 @@
+//! Real redis-server processes on free loopback ports, and a small TCP proxy
+//! that can delay traffic or drop a connection, for the engine's tests.
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use redis_lock::engine::round::Node;
+use redis_lock::engine::server::Server;
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+pub struct Redis {
+    pub port: u16,
+    pub dir: PathBuf,
+    child: Option<Child>,
+    extra: Vec<String>,
+}
+
+impl Redis {
+    pub fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    pub fn start_with(extra: &[&str]) -> Self {
+        let dir = std::env::temp_dir().join(format!("redis_lock_test_{}_{}", std::process::id(), free_port()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let mut redis = Redis { port: 0, dir, child: None, extra: extra.iter().map(|s| s.to_string()).collect() };
+        for _ in 0..5 {
+            redis.port = free_port();
+            if redis.spawn() {
+                return redis;
+            }
+        }
+        panic!("redis-server did not start");
+    }
+
+    fn spawn(&mut self) -> bool {
+        let child = Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", &self.port.to_string(), "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(&self.dir)
+            .args(&self.extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server is installed");
+        self.child = Some(child);
+        let until = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < until {
+            if self.try_cmd(&["PING"]).is_ok() {
+                return true;
+            }
+            if let Some(Ok(Some(_))) = self.child.as_mut().map(|c| c.try_wait()) {
+                return false;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
+    pub fn server(&self) -> Server {
+        Server::tcp("127.0.0.1", self.port)
+    }
+
+    pub fn node(&self, timeout: Duration) -> Node {
+        Node { server: self.server(), timeout }
+    }
+
+    fn client(&self) -> redis::RedisResult<redis::Connection> {
+        let client = redis::Client::open(format!("redis://127.0.0.1:{}/", self.port))?;
+        client.get_connection_with_timeout(Duration::from_secs(2))
+    }
+
+    pub fn try_cmd(&self, args: &[&str]) -> redis::RedisResult<redis::Value> {
+        let mut con = self.client()?;
+        let mut cmd = redis::cmd(args[0]);
+        for a in &args[1..] {
+            cmd.arg(*a);
+        }
+        cmd.query(&mut con)
+    }
+
+    pub fn get(&self, key: &[u8]) -> Option<Vec<u8>> {
+        let mut con = self.client().expect("connect");
+        redis::cmd("GET").arg(key).query(&mut con).expect("GET")
+    }
+
+    pub fn set(&self, key: &[u8], value: &[u8]) {
+        let mut con = self.client().expect("connect");
+        let _: () = redis::cmd("SET").arg(key).arg(value).query(&mut con).expect("SET");
+    }
+
+    pub fn pttl(&self, key: &[u8]) -> i64 {
+        let mut con = self.client().expect("connect");
+        redis::cmd("PTTL").arg(key).query(&mut con).expect("PTTL")
+    }
+
+    pub fn dbsize(&self) -> i64 {
+        let mut con = self.client().expect("connect");
+        redis::cmd("DBSIZE").query(&mut con).expect("DBSIZE")
+    }
+
+    pub fn signal(&self, sig: &str) {
+        if let Some(child) = &self.child {
+            Command::new("kill").args([sig, &child.id().to_string()]).status().expect("kill");
+        }
+    }
+
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Stops the server and starts it again on the same port.
+    pub fn restart(&mut self) {
+        self.kill();
+        let until = Instant::now() + Duration::from_secs(5);
+        while !self.spawn() {
+            assert!(Instant::now() < until, "redis-server did not restart on port {}", self.port);
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.signal("-CONT");
+        self.kill();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Forwards loopback TCP connections to a Redis port, optionally delaying
+/// every chunk in each direction, or closing the client's connection right
+/// after forwarding its next command (so that the reply is lost).
+pub struct Proxy {
+    pub port: u16,
+    pub delay_us: Arc<AtomicU64>,
+    pub drop_next_reply: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Proxy {
+    pub fn start(upstream: u16) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let proxy = Proxy {
+            port,
+            delay_us: Arc::new(AtomicU64::new(0)),
+            drop_next_reply: Arc::new(AtomicBool::new(false)),
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        let (delay, drop_next, stop) = (proxy.delay_us.clone(), proxy.drop_next_reply.clone(), proxy.stop.clone());
+        thread::spawn(move || {
+            for client in listener.incoming() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let Ok(client) = client else { continue };
+                let Ok(server) = TcpStream::connect(("127.0.0.1", upstream)) else { continue };
+                let _ = client.set_nodelay(true);
+                let _ = server.set_nodelay(true);
+                let (c2, s2) = (client.try_clone().expect("clone"), server.try_clone().expect("clone"));
+                let (d1, d2, dn) = (delay.clone(), delay.clone(), drop_next.clone());
+                thread::spawn(move || pump(client, server, d1, Some(dn)));
+                thread::spawn(move || pump(s2, c2, d2, None));
+            }
+        });
+        proxy
+    }
+
+    pub fn server(&self) -> Server {
+        Server::tcp("127.0.0.1", self.port)
+    }
+
+    pub fn set_delay(&self, d: Duration) {
+        self.delay_us.store(d.as_micros() as u64, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+fn pump(mut from: TcpStream, mut to: TcpStream, delay_us: Arc<AtomicU64>, drop_after: Option<Arc<AtomicBool>>) {
+    let mut buf = [0u8; 16384];
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let d = delay_us.load(Ordering::Relaxed);
+        if d > 0 {
+            thread::sleep(Duration::from_micros(d));
+        }
+        if to.write_all(&buf[..n]).is_err() {
+            break;
+        }
+        if drop_after.as_ref().is_some_and(|f| f.swap(false, Ordering::Relaxed)) {
+            // The command reached Redis; give it time to run, then cut the client off.
+            thread::sleep(Duration::from_millis(50));
+            let _ = from.shutdown(Shutdown::Both);
+            break;
+        }
+    }
+    let _ = to.shutdown(Shutdown::Both);
+    let _ = from.shutdown(Shutdown::Both);
+}
