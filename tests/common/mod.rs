@@ -142,8 +142,8 @@ impl Drop for Redis {
 }
 
 /// Forwards loopback TCP connections to a Redis port, optionally delaying
-/// every chunk in each direction, or closing the client's connection right
-/// after forwarding its next command (so that the reply is lost).
+/// every chunk in each direction, or closing the connection instead of
+/// forwarding the next reply (the command ran, its reply is lost).
 pub struct Proxy {
     pub port: u16,
     pub delay_us: Arc<AtomicU64>,
@@ -173,8 +173,8 @@ impl Proxy {
                 let _ = server.set_nodelay(true);
                 let (c2, s2) = (client.try_clone().expect("clone"), server.try_clone().expect("clone"));
                 let (d1, d2, dn) = (delay.clone(), delay.clone(), drop_next.clone());
-                thread::spawn(move || pump(client, server, d1, Some(dn)));
-                thread::spawn(move || pump(s2, c2, d2, None));
+                thread::spawn(move || pump(client, server, d1, None));
+                thread::spawn(move || pump(s2, c2, d2, Some(dn)));
             }
         });
         proxy
@@ -196,7 +196,7 @@ impl Drop for Proxy {
     }
 }
 
-fn pump(mut from: TcpStream, mut to: TcpStream, delay_us: Arc<AtomicU64>, drop_after: Option<Arc<AtomicBool>>) {
+fn pump(mut from: TcpStream, mut to: TcpStream, delay_us: Arc<AtomicU64>, drop_lost: Option<Arc<AtomicBool>>) {
     let mut buf = [0u8; 16384];
     loop {
         let n = match from.read(&mut buf) {
@@ -207,13 +207,10 @@ fn pump(mut from: TcpStream, mut to: TcpStream, delay_us: Arc<AtomicU64>, drop_a
         if d > 0 {
             thread::sleep(Duration::from_micros(d));
         }
-        if to.write_all(&buf[..n]).is_err() {
-            break;
+        if drop_lost.as_ref().is_some_and(|f| f.swap(false, Ordering::Relaxed)) {
+            break; // the command ran on Redis, its reply is lost with the connection
         }
-        if drop_after.as_ref().is_some_and(|f| f.swap(false, Ordering::Relaxed)) {
-            // The command reached Redis; give it time to run, then cut the client off.
-            thread::sleep(Duration::from_millis(50));
-            let _ = from.shutdown(Shutdown::Both);
+        if to.write_all(&buf[..n]).is_err() {
             break;
         }
     }
