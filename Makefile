@@ -17,7 +17,7 @@ deps:
 build: deps
 	cargo build --release
 
-test: build test-rust test-php
+test: build test-rust test-php test-valgrind
 
 test-rust: build
 	cargo test --release

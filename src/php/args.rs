@@ -90,6 +90,10 @@ impl<'a> Str<'a> {
         if zval.is_string() {
             return Ok(zval.zend_str().map(ZendStr::as_bytes).unwrap_or_default());
         }
+        // null is refused as for the defaulted parameters, rather than deprecated.
+        if zval.is_null() {
+            return Err(wrong_type(num, zend::Z_EXPECTED_STRING, zval));
+        }
         let mut dest: *mut zend_string = std::ptr::null_mut();
         // SAFETY: PHP's weak-mode conversion; on success `dest` points at the
         // string now stored in the argument slot, which outlives the call.

@@ -27,29 +27,28 @@ pub enum Fail {
 
 pub type Result<T> = std::result::Result<T, Fail>;
 
-/// Unwraps a method's result, throwing the failure (the return value is then ignored by PHP).
-pub fn or_throw<T: Default>(result: Result<T>) -> T {
-    result.unwrap_or_else(|fail| {
-        throw(fail);
-        T::default()
-    })
-}
-
-fn throw(fail: Fail) {
-    match fail {
-        Fail::Thrown => {}
-        Fail::Arg(num, msg) => {
-            let msg = c_text(&msg);
-            // SAFETY: called inside a PHP method call, with a "%s" format and a C string.
-            unsafe { zend::zend_argument_value_error(num, c"%s".as_ptr(), msg.as_ptr()) };
-        }
-        Fail::Value(msg) => {
-            let _ = PhpException::new(format!("{}: {msg}", active_function()), 0, ce::value_error()).throw();
-        }
-        Fail::Redis(msg) => {
-            let _ = PhpException::new(msg, 0, exception_class()).throw();
+/// What the method macros throw for a failed call. Argument failures are
+/// thrown by the engine's own functions (for PHP's exact wording) during the
+/// conversion; the placeholder returned for them is not thrown, because an
+/// exception is then already pending.
+impl From<Fail> for PhpException {
+    fn from(fail: Fail) -> Self {
+        match fail {
+            Fail::Thrown => pending(),
+            Fail::Arg(num, msg) => {
+                let msg = c_text(&msg);
+                // SAFETY: called inside a PHP method call, with a "%s" format and a C string.
+                unsafe { zend::zend_argument_value_error(num, c"%s".as_ptr(), msg.as_ptr()) };
+                pending()
+            }
+            Fail::Value(msg) => PhpException::new(format!("{}: {msg}", active_function()), 0, ce::value_error()),
+            Fail::Redis(msg) => PhpException::new(msg, 0, exception_class()),
         }
     }
+}
+
+fn pending() -> PhpException {
+    PhpException::new(String::new(), 0, ce::exception())
 }
 
 /// `Class::method()` of the call in progress, as PHP prefixes its messages.

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use ext_php_rs::prelude::*;
 
 use super::args::{Float, Int, Str};
-use super::errors::{or_throw, Fail, Result};
+use super::errors::{Fail, Result};
 use super::ini;
 use crate::engine::error;
 use crate::engine::held::{self, Held, Owner};
@@ -28,13 +28,13 @@ impl RedisMutexLock {
     /// Takes the lock `lock:{$key}` for `$lockSecond` seconds, waiting up to
     /// `$timeout` seconds (retrying every `$sleep` µs) while others hold it.
     #[php(defaults(timeout = 0, lockSecond = 20, sleep = 100000))]
-    pub fn lock(key: Str<'_>, timeout: Float<'_>, lockSecond: Int<'_>, sleep: Int<'_>) -> bool {
-        or_throw(lock(key, timeout, lockSecond, sleep))
+    pub fn lock(key: Str<'_>, timeout: Float<'_>, lockSecond: Int<'_>, sleep: Int<'_>) -> Result<bool> {
+        lock(key, timeout, lockSecond, sleep)
     }
 
     /// Releases the lock on `$key` if this process still holds it.
-    pub fn release(key: Str<'_>) -> bool {
-        or_throw(release(key))
+    pub fn release(key: Str<'_>) -> Result<bool> {
+        release(key)
     }
 }
 
