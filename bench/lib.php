@@ -195,7 +195,8 @@ function median(array $xs): float
  * Runs every contender for $seconds per round, $rounds rounds, in a rotating
  * order (round r starts with contender r), each run in a fresh PHP process:
  *   php -d extension=<so> <ini…> worker.php <contender> <seconds> <servers>
- * Aborts on the first failed run. Returns [name => list of cycles/s].
+ * Aborts on the first failed run. Returns, per contender and round,
+ * ['rate' => cycles/s, 'cpu' => the worker's own CPU µs (user+sys) per cycle].
  *
  * @param list<string> $contenders file names under contenders/, without .php
  * @param list<RedisServer> $servers
@@ -229,9 +230,9 @@ function run_rounds(array $contenders, array $servers, int $rounds, float $secon
             if ($rc !== 0 || !is_array($res) || ($res['failures'] ?? 1) !== 0) {
                 fail("$name failed (exit $rc):\n" . trim($err . "\n" . $out));
             }
-            $rate = $res['cycles'] / $res['seconds'];
-            note(sprintf('  %-18s %8.0f cycles/s', $name, $rate));
-            $results[$name][] = $rate;
+            $run = ['rate' => $res['cycles'] / $res['seconds'], 'cpu' => $res['cpu_us'] / $res['cycles']];
+            note(sprintf('  %-18s %8.0f cycles/s  %6.1f µs CPU/cycle', $name, $run['rate'], $run['cpu']));
+            $results[$name][] = $run;
         }
     }
     return $results;
@@ -250,20 +251,20 @@ function so_path(): string
  * The Markdown table: median cycles/s, median µs/cycle and each cycle time
  * relative to the reference contender.
  *
- * @param array<string, list<float>> $results name => cycles/s per round
+ * @param array<string, list<array{rate: float, cpu: float}>> $results from run_rounds()
  * @param array<string, string> $labels name => what the table calls it
  */
 function table(array $results, array $labels, string $reference): string
 {
-    $us = fn (array $rates) => median(array_map(fn ($r) => 1e6 / $r, $rates));
+    $us = fn (array $runs) => median(array_map(fn ($r) => 1e6 / $r['rate'], $runs));
     $refUs = $us($results[$reference]);
     $lines = [
         '| implementation | cycles/s | µs/cycle | cycle time vs ' . $labels[$reference] . ' |',
         '|---|---:|---:|---:|',
     ];
-    foreach ($results as $name => $rates) {
+    foreach ($results as $name => $runs) {
         $lines[] = sprintf('| %s | %s | %.1f | %.2f× |',
-            $labels[$name], number_format(median($rates)), $us($rates), $us($rates) / $refUs);
+            $labels[$name], number_format(median(array_column($runs, 'rate'))), $us($runs), $us($runs) / $refUs);
     }
     return implode("\n", $lines) . "\n";
 }
@@ -276,9 +277,10 @@ function machine_facts(RedisServer $server): string
         $v = trim((string) shell_exec('dpkg-query -W -f=\'${Version}\' ' . escapeshellarg($p) . ' 2>/dev/null'));
         return $v === '' ? '?' : $v;
     };
-    return sprintf('nproc %s (%s), Linux %s; PHP %s; Redis %s; redis_lock %s; phpredis %s; '
+    return sprintf('nproc %s (%s), Linux %s; PHP %s; Redis %s; redis_lock %s (.so sha256 %s); phpredis %s; '
         . 'symfony/lock %s; illuminate %s (Debian packages)',
         trim((string) shell_exec('nproc')), $m[1] ?? '?', php_uname('r'), PHP_VERSION,
-        $server->version(), phpversion('redis_lock') ?: '?', phpversion('redis') ?: '?',
+        $server->version(), phpversion('redis_lock') ?: '?', substr(hash_file('sha256', so_path()), 0, 12),
+        phpversion('redis') ?: '?',
         $pkg('php-symfony-lock'), $pkg('php-illuminate-cache'));
 }

@@ -59,6 +59,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# Measure one fixed build even if target/ is rebuilt while the benchmark runs.
+cp "$REDIS_LOCK_SO" "$BENCH_RUN_DIR/redis_lock.so"
+export REDIS_LOCK_SO="$BENCH_RUN_DIR/redis_lock.so"
+
 mkdir -p "$here/results"
 out="$BENCH_RUN_DIR/out.md"
 php -d extension="$REDIS_LOCK_SO" "$here/scenario_mutex.php" >"$out"

@@ -32,12 +32,10 @@ try {
     $results = run_rounds(array_keys($labels), [$server], $rounds, $seconds,
         ['redis_lock.server' => $server->dsn()]);
 
-    $refUs = 1e6 / median($results[$reference]);
-    $floorUs = 1e6 / median($results[$floor]);
+    $usPerCycle = fn (string $name) => median(array_map(fn ($r) => 1e6 / $r['rate'], $results[$name]));
+    $refUs = $usPerCycle($reference);
+    $floorUs = $usPerCycle($floor);
     $ratio = $refUs / $floorUs;
-    $perRound = implode("\n", array_map(
-        fn ($name) => sprintf('- %s: %s', $labels[$name], implode(', ', array_map(fn ($r) => number_format($r), $results[$name]))),
-        array_keys($results)));
 
     echo "### Uncontended lock + release, one Redis server (loopback)\n\n";
     echo table($results, $labels, $reference), "\n";
@@ -46,9 +44,25 @@ try {
     printf("Medians over %d interleaved rounds of %s s per implementation (rotating order, one PHP process per run, "
         . "one reused client per process, TTL %d s, same key each cycle); every cycle succeeded.\n\n",
         $rounds, $seconds, TTL_SECONDS);
+    $noisy = array_filter($results, function (array $runs): bool {
+        $rates = array_column($runs, 'rate');
+        return max($rates) > 1.25 * min($rates);
+    });
+    if ($noisy) {
+        echo 'Noisy machine: the rounds of ', implode(', ', array_map(fn ($n) => $labels[$n], array_keys($noisy))),
+            " differ by more than 25 % between their fastest and slowest round (below); other load on the machine "
+            . "(see /proc/pressure/cpu) moves all of them. Rerun on a quiet machine or with more rounds.\n\n";
+    }
     echo 'Machine: ', machine_facts($server), "\n\n";
     echo 'Command: `', getenv('BENCH_COMMAND') ?: 'bash bench/run.sh', "`\n\n";
-    echo "<details><summary>cycles/s per round</summary>\n\n$perRound\n\n</details>\n";
+
+    echo "<details><summary>per round: cycles/s; CPU time of the PHP process per cycle</summary>\n\n";
+    echo "| implementation | cycles/s per round | CPU µs/cycle (median) |\n|---|---|---:|\n";
+    foreach ($results as $name => $runs) {
+        printf("| %s | %s | %.1f |\n", $labels[$name],
+            implode(', ', array_map(fn ($r) => number_format($r['rate']), $runs)), median(array_column($runs, 'cpu')));
+    }
+    echo "\n</details>\n";
 } catch (Failure $e) {
     note('benchmark aborted: ' . $e->getMessage());
     exit(1);

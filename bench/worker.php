@@ -5,7 +5,7 @@
  * Builds the contender once (one client reused across cycles, as an app
  * would), checks once that a held lock really is in Redis with the right TTL
  * and is gone after release, warms up, then runs acquire+release cycles for
- * <seconds>. Prints {"cycles":…, "seconds":…, "failures":0} on stdout; any
+ * <seconds>. Prints {"cycles":…, "seconds":…, "cpu_us":…, "failures":0}; any
  * failed cycle aborts the run (exit 1, the reason on stderr).
  */
 
@@ -53,6 +53,7 @@ try {
     } while (hrtime(true) < $until);
 
     $cycles = 0;
+    $cpu0 = getrusage();
     $start = hrtime(true);
     $until = $start + (int) ((float) $seconds * 1e9);
     do {
@@ -61,7 +62,14 @@ try {
         $cycles++;
     } while (($now = hrtime(true)) < $until);
 
-    echo json_encode(['cycles' => $cycles, 'seconds' => ($now - $start) / 1e9, 'failures' => 0]), "\n";
+    $cpu1 = getrusage();
+    $cpu = fn (array $u) => $u['ru_utime.tv_sec'] * 1e6 + $u['ru_utime.tv_usec'] + $u['ru_stime.tv_sec'] * 1e6 + $u['ru_stime.tv_usec'];
+    echo json_encode([
+        'cycles' => $cycles,
+        'seconds' => ($now - $start) / 1e9,
+        'cpu_us' => $cpu($cpu1) - $cpu($cpu0), // this PHP process's user+sys time
+        'failures' => 0,
+    ]), "\n";
 } catch (\Throwable $e) {
     note(get_class($e) . ': ' . $e->getMessage() . ' at ' . $e->getFile() . ':' . $e->getLine());
     echo json_encode(['cycles' => $cycles ?? 0, 'seconds' => 0, 'failures' => 1]), "\n";

@@ -12,6 +12,8 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
         .startup_function(php::startup)
         .class::<php::mutex::RedisMutexLock>()
+        .class::<php::redlock::RedLock>()
+        .request_startup_function(php::request_startup)
         .request_shutdown_function(php::shutdown::request_shutdown)
         .info_function(php::info::module_info)
 }

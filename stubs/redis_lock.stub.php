@@ -41,3 +41,41 @@ final class RedisMutexLock
      */
     public static function release(string $key): bool {}
 }
+
+/**
+ * The Redlock algorithm over N independent Redis masters: a lock is held when
+ * floor(N/2)+1 of them granted it within its validity.
+ */
+final class RedLock
+{
+    /**
+     * @param array $servers list of [host, port], [host, port, timeout] (timeout in
+     *        seconds, float) and/or DSN strings as in redis_lock.server; no server twice
+     * @param int $retryDelay milliseconds; a failed attempt waits a random time in
+     *        [retryDelay/2, retryDelay] before the next one
+     * @param int $retryCount attempts in total (at least 1)
+     * @throws ValueError on an invalid server list, a negative retryDelay or retryCount < 1
+     */
+    public function __construct(array $servers, int $retryDelay = 200, int $retryCount = 3) {}
+
+    /**
+     * @param int $ttl milliseconds
+     * @return array{validity: float, resource: string, token: string}|false
+     *         false when others hold the resource on too many nodes
+     * @throws RedisLockException when fewer than a quorum of nodes could be reached
+     */
+    public function lock(string $resource, int $ttl): array|false {}
+
+    /**
+     * @param array{resource: string, token: string} $lock as returned by lock()
+     * @return bool true when a majority of nodes deleted our token
+     */
+    public function unlock(array $lock): bool {}
+
+    /**
+     * @param array{resource: string, token: string} $lock as returned by lock() or extend()
+     * @param int $ttl the new TTL in milliseconds
+     * @return array{validity: float, resource: string, token: string}|false
+     */
+    public function extend(array $lock, int $ttl): array|false {}
+}

@@ -25,6 +25,12 @@ pub fn validity_ms(ttl_ms: i64, elapsed: Duration) -> f64 {
     ttl_ms as f64 - elapsed.as_secs_f64() * 1000.0 - drift_ms(ttl_ms)
 }
 
+/// The reply timeout of a node that has none of its own: small next to the
+/// TTL (a tenth of it, at least 10 ms) and never above `cap`.
+pub fn node_timeout(ttl_ms: i64, cap: Duration) -> Duration {
+    Duration::from_millis((ttl_ms / 10).max(10) as u64).min(cap)
+}
+
 /// A fresh random token (uuid v4: 122 bits from the operating system).
 pub fn new_token() -> String {
     uuid::Uuid::new_v4().simple().to_string()
@@ -179,6 +185,14 @@ mod tests {
         assert_eq!(drift_ms(10_000), 102.0);
         assert_eq!(validity_ms(10_000, Duration::from_millis(50)), 10_000.0 - 50.0 - 102.0);
         assert!(validity_ms(100, Duration::from_millis(99)) < 0.0);
+    }
+
+    #[test]
+    fn default_node_timeouts_are_small_next_to_the_ttl() {
+        let cap = Duration::from_secs(1);
+        assert_eq!(node_timeout(1_000, cap), Duration::from_millis(100));
+        assert_eq!(node_timeout(50, cap), Duration::from_millis(10));
+        assert_eq!(node_timeout(60_000, cap), cap);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use ext_php_rs::convert::{FromZvalMut, StubLiteral};
 use ext_php_rs::ffi::zend_string;
 use ext_php_rs::flags::DataType;
-use ext_php_rs::types::{ZendStr, Zval};
+use ext_php_rs::types::{ZendHashTable, ZendStr, Zval};
 
 use super::errors::{Fail, Result};
 use super::zend;
@@ -142,5 +142,26 @@ impl Float<'_> {
                 Err(wrong_type(num, zend::Z_EXPECTED_DOUBLE, zval))
             }
         }
+    }
+}
+
+/// An `array` parameter (PHP never coerces to array).
+pub struct Arr<'a>(&'a mut Zval);
+
+impl<'a> FromZvalMut<'a> for Arr<'a> {
+    const TYPE: DataType = DataType::Array;
+    fn from_zval_mut(zval: &'a mut Zval) -> Option<Self> {
+        Some(Self(zval))
+    }
+}
+
+impl<'a> Arr<'a> {
+    pub fn get(self, num: u32) -> Result<&'a ZendHashTable> {
+        let zval: &'a mut Zval = self.0;
+        if !zval.is_array() {
+            return Err(wrong_type(num, zend::Z_EXPECTED_ARRAY, zval));
+        }
+        let zval: &'a Zval = zval;
+        zval.array().ok_or_else(|| Fail::Value(format!("argument #{num} is not a readable array")))
     }
 }

@@ -11,7 +11,7 @@ pub unsafe extern "C" fn module_info(module: *mut ModuleEntry) {
     info_table_row!("Version", env!("CARGO_PKG_VERSION"));
     info_table_row!("Built for PHP", env!("REDIS_LOCK_PHP_VERSION"));
     info_table_row!("PHP API", env!("REDIS_LOCK_PHP_API"));
-    info_table_row!("Classes", "RedisMutexLock, RedisLockException");
+    info_table_row!("Classes", "RedisMutexLock, RedLock, RedisLockException");
     info_table_end!();
     // SAFETY: `module` is this extension's entry, handed over by the engine.
     unsafe { zend::display_ini_entries(module) };

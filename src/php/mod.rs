@@ -5,6 +5,7 @@ pub mod errors;
 pub mod info;
 pub mod ini;
 pub mod mutex;
+pub mod redlock;
 pub mod shutdown;
 pub mod zend;
 
@@ -16,4 +17,11 @@ pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
         Ok(()) => 0,
         Err(_) => -1,
     }
+}
+
+/// Request startup: one-time fix-ups that need the classes registered.
+pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    let _ = std::panic::catch_unwind(|| ONCE.call_once(redlock::declare_return_types));
+    0
 }

@@ -1,0 +1,237 @@
+//! `RedLock`: the Redlock algorithm over N independent Redis masters, with the
+//! API of the PHP class users copy (`new RedLock($servers, $retryDelay,
+//! $retryCount)`, `lock($resource, $ttl)`, `unlock($lock)`), plus `extend()`.
+
+use std::time::Duration;
+
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendHashTable, Zval};
+
+use super::args::{Arr, Int, Str};
+use super::errors::{Fail, Result};
+use super::ini;
+use crate::engine::error;
+use crate::engine::held::{self, Held, Owner};
+use crate::engine::lease::{new_token, node_timeout, quorum, Acquired, Lease, Patience};
+use crate::engine::round::Node;
+use crate::engine::server::{parse_port, Server};
+
+/// Largest TTL (ms) that Redis can still add to its clock.
+pub const MAX_TTL_MS: i64 = i64::MAX / 2;
+
+/// One master and its own reply timeout, if the entry gave one.
+#[derive(Clone, Debug)]
+struct Member {
+    server: Server,
+    timeout: Option<Duration>,
+}
+
+#[php_class]
+#[php(name = "RedLock")]
+#[php(flags = ext_php_rs::flags::ClassFlags::Final)]
+pub struct RedLock {
+    members: Vec<Member>,
+    retry_delay: Duration,
+    retry_count: u32,
+}
+
+#[php_impl]
+impl RedLock {
+    /// `$servers`: `[host, port]`, `[host, port, timeout]` arrays and/or DSN strings.
+    #[php(defaults(retryDelay = 200, retryCount = 3))]
+    pub fn __construct(servers: Arr<'_>, retryDelay: Int<'_>, retryCount: Int<'_>) -> Result<Self> {
+        let servers = servers.get(1)?;
+        let retry_delay = retryDelay.get(2)?;
+        let retry_count = retryCount.get(3)?;
+        let members = members(servers)?;
+        if retry_delay < 0 {
+            return Err(Fail::Arg(2, "must be greater than or equal to 0".into()));
+        }
+        let retry_count = match u32::try_from(retry_count) {
+            Ok(n) if n >= 1 => n,
+            _ => return Err(Fail::Arg(3, format!("must be between 1 and {}", u32::MAX))),
+        };
+        Ok(Self { members, retry_delay: Duration::from_millis(retry_delay as u64), retry_count })
+    }
+
+    /// `['validity' => ms, 'resource' => $resource, 'token' => …]`, or false
+    /// when others hold the resource on enough nodes.
+    pub fn lock(&self, resource: Str<'_>, ttl: Int<'_>) -> Result<Zval> {
+        let resource = resource.get(1)?;
+        let ttl = ttl.get(2)?;
+        if resource.is_empty() {
+            return Err(Fail::Arg(1, "must not be empty".into()));
+        }
+        check_ttl(2, ttl)?;
+        let limits = ini::limits()?;
+        let nodes = self.nodes(node_timeout(ttl, limits.read));
+        let token = new_token();
+        let lease = Lease { nodes: &nodes, key: resource, token: &token };
+        let patience = Patience::Attempts { attempts: self.retry_count, delay: self.retry_delay };
+        match lease.acquire(ttl, patience, &limits) {
+            Acquired::Held { validity_ms } => {
+                let array = lock_array(validity_ms, resource, &token)?;
+                held::insert(Owner::RedLock(token.clone()), Held { nodes, key: resource.to_vec(), token });
+                Ok(array)
+            }
+            Acquired::Busy(_) => Ok(false_zval()),
+            Acquired::Unreachable(failures) => Err(Fail::Redis(format!(
+                "RedLock::lock(): fewer than {} of {} Redis nodes could be reached: {}",
+                quorum(nodes.len()),
+                nodes.len(),
+                error::list(&failures)
+            ))),
+        }
+    }
+
+    /// Releases the lock on every node; true when a majority deleted our token.
+    pub fn unlock(&self, lock: Arr<'_>) -> Result<bool> {
+        let (resource, token) = lock_fields(lock.get(1)?)?;
+        let limits = ini::limits()?;
+        let nodes = self.nodes(limits.read);
+        held::remove(&Owner::RedLock(token.clone()));
+        Ok(Lease { nodes: &nodes, key: &resource, token: &token }.release(&limits).held)
+    }
+
+    /// Sets a new TTL (ms) where our token still holds; the lock array with the
+    /// new validity when a majority confirms in time, else false.
+    pub fn extend(&self, lock: Arr<'_>, ttl: Int<'_>) -> Result<Zval> {
+        let (resource, token) = lock_fields(lock.get(1)?)?;
+        let ttl = ttl.get(2)?;
+        check_ttl(2, ttl)?;
+        let limits = ini::limits()?;
+        let nodes = self.nodes(node_timeout(ttl, limits.read));
+        let round = Lease { nodes: &nodes, key: &resource, token: &token }.extend(ttl, &limits);
+        if !round.held {
+            return Ok(false_zval());
+        }
+        lock_array(round.validity_ms, &resource, &token)
+    }
+}
+
+impl RedLock {
+    fn nodes(&self, default_timeout: Duration) -> Vec<Node> {
+        self.members
+            .iter()
+            .map(|m| Node { server: m.server.clone(), timeout: m.timeout.unwrap_or(default_timeout) })
+            .collect()
+    }
+}
+
+fn check_ttl(num: u32, ttl: i64) -> Result<()> {
+    if (1..=MAX_TTL_MS).contains(&ttl) {
+        Ok(())
+    } else {
+        Err(Fail::Arg(num, format!("must be between 1 and {MAX_TTL_MS}")))
+    }
+}
+
+fn false_zval() -> Zval {
+    let mut zval = Zval::new();
+    zval.set_bool(false);
+    zval
+}
+
+fn lock_array(validity_ms: f64, resource: &[u8], token: &str) -> Result<Zval> {
+    let mut array = ZendHashTable::new();
+    let mut resource_zval = Zval::new();
+    resource_zval.set_binary(resource.to_vec());
+    let filled = array
+        .insert("validity", validity_ms)
+        .and_then(|()| array.insert("resource", resource_zval))
+        .and_then(|()| array.insert("token", token));
+    filled.map_err(|e| Fail::Value(format!("cannot build the lock array: {e}")))?;
+    let mut zval = Zval::new();
+    zval.set_hashtable(array);
+    Ok(zval)
+}
+
+/// `resource` and `token` of a lock array, as `lock()` returned it.
+fn lock_fields(lock: &ZendHashTable) -> Result<(Vec<u8>, String)> {
+    let field = |name: &str| -> Result<Vec<u8>> {
+        match lock.get(name).and_then(|z| z.zend_str()) {
+            Some(s) if !s.as_bytes().is_empty() => Ok(s.as_bytes().to_vec()),
+            _ => Err(Fail::Arg(1, format!("must contain a non-empty string \"{name}\""))),
+        }
+    };
+    let resource = field("resource")?;
+    let token = String::from_utf8(field("token")?)
+        .map_err(|_| Fail::Arg(1, "must contain a \"token\" returned by lock()".into()))?;
+    Ok((resource, token))
+}
+
+/// The `$servers` list: each entry a DSN or `[host, port(, timeout)]`, no server twice.
+fn members(servers: &ZendHashTable) -> Result<Vec<Member>> {
+    if servers.len() == 0 {
+        return Err(Fail::Arg(1, "must not be empty".into()));
+    }
+    let mut members: Vec<Member> = Vec::with_capacity(servers.len());
+    for (i, (_, entry)) in servers.iter().enumerate() {
+        let member = member(entry).map_err(|why| Fail::Arg(1, format!("entry {i} {why}")))?;
+        if members.iter().any(|m| m.server.same_place(&member.server)) {
+            return Err(Fail::Arg(1, format!("must not list {} twice (it would vote twice)", member.server)));
+        }
+        members.push(member);
+    }
+    Ok(members)
+}
+
+fn member(entry: &Zval) -> std::result::Result<Member, String> {
+    if let Some(dsn) = entry.str() {
+        let server = Server::parse(dsn).map_err(|e| format!("is not a valid server: {e}"))?;
+        return Ok(Member { server, timeout: None });
+    }
+    const SHAPE: &str = "must be a DSN string or an array [host, port] or [host, port, timeout]";
+    let list = entry.array().ok_or(SHAPE)?;
+    if !(2..=3).contains(&list.len()) {
+        return Err(SHAPE.into());
+    }
+    let host = list.get_index(0).and_then(Zval::str).filter(|h| !h.is_empty()).ok_or(SHAPE)?;
+    let port = list.get_index(1).ok_or(SHAPE)?;
+    let port = match (port.long(), port.str()) {
+        (Some(p), _) => parse_port(&p.to_string()),
+        (None, Some(p)) => parse_port(p),
+        _ => return Err(SHAPE.into()),
+    }
+    .map_err(|e| format!("has an {e}"))?;
+    let timeout = match list.get_index(2) {
+        None => None,
+        Some(t) => {
+            let secs = t.double().or_else(|| t.long().map(|l| l as f64)).ok_or(SHAPE)?;
+            let valid = secs.is_finite() && secs > 0.0;
+            Some(valid.then(|| Duration::try_from_secs_f64(secs).ok()).flatten().ok_or_else(|| {
+                format!("has an invalid timeout {secs} (expected seconds greater than 0)")
+            })?)
+        }
+    };
+    Ok(Member { server: Server::tcp(host, port), timeout })
+}
+
+/// Gives `lock()` and `extend()` their real return type, `array|false`, which
+/// the method macros cannot express (they declare `mixed`). Runs once per
+/// process, before any PHP code; the arginfo is this module's own memory.
+pub fn declare_return_types() {
+    const MAY_BE_FALSE: u32 = 1 << 2;
+    const MAY_BE_ARRAY: u32 = 1 << 7;
+    const MAY_BE_MASK: u32 = (1 << 18) - 1;
+    let Some(class) = ext_php_rs::zend::ClassEntry::try_find("RedLock") else {
+        return;
+    };
+    for method in ["lock", "extend"] {
+        let Some(entry) = class.function_table.get(method) else {
+            continue;
+        };
+        // SAFETY: function_table values point at the class' zend_function;
+        // for an internal function with a return type, arg_info[-1] is the
+        // return-type entry that PHP reads for Reflection and type checks.
+        unsafe {
+            let function = entry.value.ptr.cast::<ext_php_rs::ffi::zend_function>();
+            let args = (*function).common.arg_info;
+            if args.is_null() {
+                continue;
+            }
+            let ret = &mut (*args.offset(-1)).type_;
+            ret.type_mask = (ret.type_mask & !MAY_BE_MASK) | MAY_BE_ARRAY | MAY_BE_FALSE;
+        }
+    }
+}
