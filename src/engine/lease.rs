@@ -142,11 +142,10 @@ impl Lease<'_> {
         }
     }
 
-    /// Owner-checked delete on every node; returns the round (yes = deleted).
+    /// Owner-checked delete, sent to every node; `held` when a majority deleted
+    /// our token (the other replies are then not waited for).
     pub fn release(&self, limits: &Limits) -> Round {
-        let (votes, _) = fan_out(self.nodes, &self.command(Op::Release), limits, |_| false);
-        let held = votes.iter().filter(|v| **v == Vote::Yes).count() >= quorum(self.nodes.len());
-        Round { votes, validity_ms: 0.0, held }
+        self.confirm(Op::Release, 0, limits)
     }
 
     /// Owner-checked new TTL on every node; held when a majority confirms in time.
@@ -154,17 +153,23 @@ impl Lease<'_> {
         self.confirm(Op::Extend { ttl_ms }, ttl_ms, limits)
     }
 
-    /// A round that counts a quorum of yes votes within the validity as success,
-    /// and stops waiting as soon as success or failure is certain.
+    /// A round that counts a quorum of yes votes (within the validity, for a
+    /// TTL) as success, and stops waiting as soon as the outcome is certain.
     fn confirm(&self, op: Op, ttl_ms: i64, limits: &Limits) -> Round {
         let start = Instant::now();
         let need = quorum(self.nodes.len());
         let (votes, ended) = fan_out(self.nodes, &self.command(op), limits, |t| {
             t.yes >= need || t.yes + t.pending < need
         });
-        let validity_ms = validity_ms(ttl_ms, ended.duration_since(start));
         let yes = votes.iter().filter(|v| **v == Vote::Yes).count();
-        Round { votes, validity_ms, held: yes >= need && validity_ms > 0.0 }
+        let (validity_ms, in_time) = match op {
+            Op::Release => (0.0, true),
+            _ => {
+                let v = validity_ms(ttl_ms, ended.duration_since(start));
+                (v, v > 0.0)
+            }
+        };
+        Round { votes, validity_ms, held: yes >= need && in_time }
     }
 }
 

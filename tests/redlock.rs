@@ -1,0 +1,130 @@
+//! Redlock behaviour of the engine over several real servers: hung nodes,
+//! injected latency, retries.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Proxy, Redis};
+use redis_lock::engine::conn::Limits;
+use redis_lock::engine::lease::{drift_ms, new_token, Acquired, Lease, Patience};
+use redis_lock::engine::round::{Node, Vote};
+
+fn limits() -> Limits {
+    Limits { connect: Duration::from_millis(500), read: Duration::from_millis(500), tls_ca_file: None }
+}
+
+fn five() -> Vec<Redis> {
+    (0..5).map(|_| Redis::start()).collect()
+}
+
+#[test]
+fn a_hung_node_does_not_hold_up_a_majority() {
+    let servers = five();
+    let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(300))).collect();
+    let token = new_token();
+    let lease = Lease { nodes: &nodes, key: b"hung", token: &token };
+    assert!(lease.release(&limits()).held == false); // connect everywhere first
+    servers[0].signal("-STOP");
+
+    let start = Instant::now();
+    let round = lease.try_acquire(10_000, &limits());
+    let took = start.elapsed();
+    assert!(round.held, "{:?}", round.votes);
+    assert!(took < Duration::from_millis(300), "decided without waiting for the hung node: {took:?}");
+    assert!(round.validity_ms > 10_000.0 - drift_ms(10_000) - 300.0);
+    std::thread::sleep(Duration::from_millis(50));
+    let holding = servers[1..].iter().filter(|r| r.get(b"hung") == Some(token.clone().into_bytes())).count();
+    assert_eq!(holding, 4, "the four live nodes hold the lock");
+
+    // Unlock is decided by the live majority too, without the hung node's timeout.
+    let start = Instant::now();
+    assert!(lease.release(&limits()).held);
+    assert!(start.elapsed() < Duration::from_millis(300));
+    servers[0].signal("-CONT");
+    std::thread::sleep(Duration::from_millis(50));
+    for r in &servers[1..] {
+        assert_eq!(r.get(b"hung"), None);
+    }
+}
+
+#[test]
+fn two_hung_nodes_cost_their_timeout_and_still_give_a_majority() {
+    let servers = five();
+    let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(200))).collect();
+    let token = new_token();
+    let lease = Lease { nodes: &nodes, key: b"two", token: &token };
+    servers[0].signal("-STOP");
+    servers[1].signal("-STOP");
+    servers[2].signal("-STOP");
+    let start = Instant::now();
+    let round = lease.try_acquire(10_000, &limits());
+    let took = start.elapsed();
+    for r in &servers[..3] {
+        r.signal("-CONT");
+    }
+    assert!(!round.held);
+    assert_eq!(round.votes.iter().filter(|v| matches!(v, Vote::Failed(_))).count(), 3, "{:?}", round.votes);
+    assert!(took >= Duration::from_millis(200) && took < Duration::from_millis(1200), "{took:?}");
+}
+
+#[test]
+fn latency_shrinks_the_validity() {
+    let servers: Vec<Redis> = (0..3).map(|_| Redis::start()).collect();
+    let proxies: Vec<Proxy> = servers.iter().map(|r| Proxy::start(r.port)).collect();
+    let nodes: Vec<Node> = proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2) }).collect();
+    let token = new_token();
+    let lease = Lease { nodes: &nodes, key: b"lat", token: &token };
+    assert!(!lease.release(&limits()).held); // connect first
+    for p in &proxies {
+        p.set_delay(Duration::from_millis(50));
+    }
+    let round = lease.try_acquire(10_000, &limits());
+    assert!(round.held);
+    let ideal = 10_000.0 - drift_ms(10_000);
+    assert!(round.validity_ms < ideal - 100.0 && round.validity_ms > ideal - 300.0, "{}", round.validity_ms);
+    assert!(lease.release(&limits()).held);
+}
+
+#[test]
+fn an_acquisition_slower_than_the_ttl_fails_and_leaves_nothing() {
+    let servers: Vec<Redis> = (0..3).map(|_| Redis::start()).collect();
+    let proxies: Vec<Proxy> = servers.iter().map(|r| Proxy::start(r.port)).collect();
+    let nodes: Vec<Node> = proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2) }).collect();
+    let token = new_token();
+    let lease = Lease { nodes: &nodes, key: b"slow", token: &token };
+    assert!(!lease.release(&limits()).held);
+    for p in &proxies {
+        p.set_delay(Duration::from_millis(100));
+    }
+    let round = lease.try_acquire(150, &limits());
+    assert!(!round.held, "every node said yes, but too late: {:?} validity {}", round.votes, round.validity_ms);
+    assert!(round.yes() >= 2, "a majority said yes");
+    assert!(round.validity_ms <= 0.0);
+    for r in &servers {
+        assert_eq!(r.dbsize(), 0);
+    }
+}
+
+#[test]
+fn retries_follow_retry_count_and_delay() {
+    let servers: Vec<Redis> = (0..3).map(|_| Redis::start()).collect();
+    for r in &servers {
+        r.set(b"taken", b"foreign");
+        r.try_cmd(&["CONFIG", "RESETSTAT"]).unwrap();
+    }
+    let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(500))).collect();
+    let token = new_token();
+    let lease = Lease { nodes: &nodes, key: b"taken", token: &token };
+    let start = Instant::now();
+    let outcome = lease.acquire(10_000, Patience::Attempts { attempts: 3, delay: Duration::from_millis(200) }, &limits());
+    let took = start.elapsed();
+    assert!(matches!(outcome, Acquired::Busy(_)));
+    // Two pauses of 100..200 ms each, none after the last attempt.
+    assert!(took >= Duration::from_millis(200) && took < Duration::from_millis(550), "{took:?}");
+    for r in &servers {
+        let stats = format!("{:?}", r.try_cmd(&["INFO", "commandstats"]).unwrap());
+        assert!(stats.contains("cmdstat_set:calls=3,"), "three attempts: {stats}");
+        assert_eq!(r.get(b"taken"), Some(b"foreign".to_vec()));
+    }
+}
