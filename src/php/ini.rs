@@ -9,7 +9,8 @@ use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
 
 use super::errors::{Fail, Result};
-use super::zend;
+use ext_php_rs::ffi::zend_ini_entry;
+use ext_php_rs::zend::ExecutorGlobals;
 use crate::engine::conn::Limits;
 use crate::engine::server::Server;
 
@@ -34,32 +35,36 @@ pub fn register(module_number: i32) {
     IniEntryDef::register(ENTRIES.as_slice(), module_number);
 }
 
-/// The current value of a setting (raw bytes; empty when unset).
-pub fn raw(name: &CStr) -> &'static [u8] {
-    // SAFETY: the engine returns the entry's NUL-terminated value or NULL;
-    // the value lives until the setting changes, and callers copy before that.
+/// The current value of a setting (raw bytes, NUL bytes included; empty when unset).
+pub fn raw(name: &CStr) -> Vec<u8> {
+    let globals = ExecutorGlobals::get();
+    // SAFETY: `EG(ini_directives)` lives for the request (null before INI startup);
+    // its entries are `zend_ini_entry` pointers owned by the table.
     unsafe {
-        let p = zend::zend_ini_string_ex(name.as_ptr(), name.count_bytes(), 0, std::ptr::null_mut());
-        if p.is_null() {
-            b""
-        } else {
-            CStr::from_ptr(p).to_bytes()
-        }
+        let Some(table) = globals.ini_directives.as_ref() else {
+            return Vec::new();
+        };
+        let entry = table
+            .get(name.to_str().unwrap_or_default())
+            .and_then(|zv| zv.ptr::<zend_ini_entry>())
+            .and_then(|entry| entry.as_ref());
+        entry.and_then(|e| e.value.as_ref()).map(|v| v.as_bytes().to_vec()).unwrap_or_default()
     }
 }
 
-fn text(name: &CStr) -> Result<&'static str> {
-    std::str::from_utf8(raw(name)).map_err(|_| Fail::Value(format!("{} is not valid UTF-8", name.to_string_lossy())))
+fn text(name: &CStr) -> Result<String> {
+    String::from_utf8(raw(name)).map_err(|_| Fail::Value(format!("{} is not valid UTF-8", name.to_string_lossy())))
 }
 
 /// PHP's boolean INI syntax: on/yes/true, else a number.
 pub fn flag(name: &CStr) -> bool {
-    let v = String::from_utf8_lossy(raw(name)).trim().to_ascii_lowercase();
+    let v = String::from_utf8_lossy(&raw(name)).trim().to_ascii_lowercase();
     matches!(v.as_str(), "on" | "yes" | "true") || v.parse::<i64>().is_ok_and(|n| n != 0)
 }
 
 fn seconds(name: &CStr) -> Result<Duration> {
-    let v = text(name)?.trim();
+    let v = text(name)?;
+    let v = v.trim();
     v.parse::<f64>()
         .ok()
         .filter(|s| s.is_finite() && *s > 0.0)
@@ -71,7 +76,8 @@ fn seconds(name: &CStr) -> Result<Duration> {
 
 /// Timeouts and TLS settings for new connections.
 pub fn limits() -> Result<Limits> {
-    let ca = text(TLS_CA_FILE)?.trim();
+    let ca = text(TLS_CA_FILE)?;
+    let ca = ca.trim();
     Ok(Limits {
         connect: seconds(CONNECT_TIMEOUT)?,
         read: seconds(READ_TIMEOUT)?,
@@ -85,12 +91,12 @@ pub fn server() -> Result<Server> {
     let dsn = text(SERVER)?;
     let mut last = LAST.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((seen, server)) = last.as_ref() {
-        if seen == dsn {
+        if *seen == dsn {
             return Ok(server.clone());
         }
     }
-    let server = Server::parse(dsn)
+    let server = Server::parse(&dsn)
         .map_err(|e| Fail::Value(format!("redis_lock.server is not a valid server: {e}")))?;
-    *last = Some((dsn.to_owned(), server.clone()));
+    *last = Some((dsn, server.clone()));
     Ok(server)
 }

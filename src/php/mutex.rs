@@ -65,7 +65,8 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     let patience = Patience::Until { deadline: Instant::now() + wait, pause: Duration::from_micros(sleep as u64) };
     match lease.acquire(lock_second * 1000, patience, &limits) {
         Acquired::Held { .. } => {
-            held::insert(Owner::Mutex(full_key.clone()), Held { nodes, key: full_key, token });
+            let owner = Owner::Mutex(nodes[0].server.clone(), full_key.clone());
+            held::insert(owner, Held { nodes, key: full_key, token });
             Ok(true)
         }
         Acquired::Busy(_) => Ok(false),
@@ -78,8 +79,8 @@ fn release(key: Str<'_>) -> Result<bool> {
     if key.is_empty() {
         return Err(Fail::Arg(1, "must not be empty".into()));
     }
-    let (_, full_key, limits) = target(key)?;
-    let owner = Owner::Mutex(full_key);
+    let (nodes, full_key, limits) = target(key)?;
+    let owner = Owner::Mutex(nodes[0].server.clone(), full_key);
     let Some(held) = held::remove(&owner) else {
         return Ok(false);
     };
@@ -99,7 +100,7 @@ fn target(key: &[u8]) -> Result<(Vec<Node>, Vec<u8>, crate::engine::conn::Limits
     let limits = ini::limits()?;
     let prefix = ini::raw(ini::PREFIX);
     let mut full_key = Vec::with_capacity(prefix.len() + key.len());
-    full_key.extend_from_slice(prefix);
+    full_key.extend_from_slice(&prefix);
     full_key.extend_from_slice(key);
     Ok((vec![Node { server, timeout: limits.read }], full_key, limits))
 }

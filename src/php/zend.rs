@@ -15,7 +15,6 @@ pub const Z_EXPECTED_DOUBLE: c_int = 20;
 extern "C" {
     pub static spl_ce_RuntimeException: *mut zend_class_entry;
 
-    pub fn zend_ini_string_ex(name: *const c_char, len: usize, orig: c_int, exists: *mut bool) -> *mut c_char;
     pub fn display_ini_entries(module: *mut zend_module_entry);
 
     pub fn zend_parse_arg_str_slow(arg: *mut Zval, dest: *mut *mut zend_string, arg_num: u32) -> bool;
