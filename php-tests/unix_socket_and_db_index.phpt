@@ -41,6 +41,10 @@ ini_set('redis_lock.server', $redis->dsn());
 var_dump(RedisMutexLock::lock('same'));
 ini_set('redis_lock.server', $redis->unixDsn());
 var_dump(RedisMutexLock::lock('same'));
+ini_set('redis_lock.server', $redis->dsn());
+var_dump(RedisMutexLock::release('same'));
+ini_set('redis_lock.server', $redis->unixDsn());
+var_dump(RedisMutexLock::lock('same'));
 var_dump(RedisMutexLock::release('same'));
 echo "same: in dbs ", in_dbs($redis, 'lock:same'), "\n";
 
@@ -74,6 +78,8 @@ bool(true)
 after release in dbs []
 bool(true)
 bool(false)
+bool(true)
+bool(true)
 bool(true)
 same: in dbs []
 Redis at DIR/missing.sock: cannot connect: No such file or directory (os error 2)

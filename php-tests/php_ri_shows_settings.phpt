@@ -1,0 +1,46 @@
+--TEST--
+php --ri redis_lock shows the version and every redis_lock.* setting (local and master values)
+--FILE--
+<?php
+require __DIR__ . '/inc/redis_server.inc';
+$r = PhpChild::run('', [], [], true, ['--ri', 'redis_lock']);
+echo $r['out'], $r['err'], "exit ", $r['status'], "\n";
+$r = PhpChild::run('', ['redis_lock.prefix' => 'app:', 'redis_lock.server' => 'redis://10.0.0.1:7000/2', 'redis_lock.read_timeout' => '0.25'], [], true, ['--ri', 'redis_lock']);
+echo implode("\n", preg_grep('/^redis_lock\./', explode("\n", $r['out']))), "\n";
+// The same settings, as this process sees them.
+foreach (ini_get_all('redis_lock') as $name => $entry) {
+    printf("%s: %s (access %d)\n", $name, json_encode($entry['global_value']), $entry['access']);
+}
+echo "version: ", phpversion('redis_lock'), "\n";
+?>
+--EXPECTF--
+
+redis_lock
+
+redis_lock support => enabled
+Version => %d.%d.%d
+Built for PHP => 8.2.%d
+PHP API => 20220829
+Classes => %s
+
+Directive => Local Value => Master Value
+redis_lock.server => redis://127.0.0.1:6379 => redis://127.0.0.1:6379
+redis_lock.prefix => lock: => lock:
+redis_lock.connect_timeout => 1 => 1
+redis_lock.read_timeout => 1 => 1
+redis_lock.release_on_shutdown => 1 => 1
+redis_lock.tls_ca_file => no value => no value
+exit 0
+redis_lock.server => redis://10.0.0.1:7000/2 => redis://10.0.0.1:7000/2
+redis_lock.prefix => app: => app:
+redis_lock.connect_timeout => 1 => 1
+redis_lock.read_timeout => 0.25 => 0.25
+redis_lock.release_on_shutdown => 1 => 1
+redis_lock.tls_ca_file => no value => no value
+redis_lock.connect_timeout: "1" (access 7)
+redis_lock.prefix: "lock:" (access 7)
+redis_lock.read_timeout: "1" (access 7)
+redis_lock.release_on_shutdown: "1" (access 7)
+redis_lock.server: "redis:\/\/127.0.0.1:6379" (access 7)
+redis_lock.tls_ca_file: "" (access 7)
+version: %d.%d.%d
