@@ -4,7 +4,7 @@
  * interface, the interleaved rounds, medians and the Markdown table.
  *
  * A scenario (e.g. scenario_mutex.php) starts the servers it needs, lists its
- * contenders and calls run_rounds(); each contender runs in its own PHP
+ * contenders and calls run_rounds(); each contender runs in its own long-lived PHP
  * process (worker.php), so no implementation warms or pollutes another.
  * Scenarios with several servers (RedLock over 5) start several
  * RedisServer; a userspace TCP delay proxy would be one more class here that
@@ -191,11 +191,66 @@ function median(array $xs): float
     return $n % 2 ? (float) $xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2;
 }
 
+/** A contender's long-lived worker process (worker.php). */
+final class Worker
+{
+    private $proc;
+    private array $pipes = [];
+    private string $errFile;
+
+    public function __construct(public readonly string $name, array $servers, array $ini)
+    {
+        $cmd = [PHP_BINARY, '-d', 'extension=' . so_path()];
+        foreach ($ini as $key => $value) {
+            array_push($cmd, '-d', "$key=$value");
+        }
+        $serverList = implode(',', array_map(fn (RedisServer $s) => "{$s->host}:{$s->port}", $servers));
+        array_push($cmd, __DIR__ . '/worker.php', $name, $serverList);
+        $this->errFile = run_dir() . "/worker-$name.err";
+        $this->proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $this->errFile, 'w']], $this->pipes);
+        if ($this->proc === false) {
+            fail("cannot start the $name worker");
+        }
+        $this->expect('ready');
+    }
+
+    /** Runs cycles for $seconds; returns ['rate' => cycles/s, 'cpu' => CPU µs per cycle]. */
+    public function run(float $seconds): array
+    {
+        fwrite($this->pipes[0], "run $seconds\n");
+        $res = json_decode($this->expect('{'), true);
+        return ['rate' => $res['cycles'] / $res['seconds'], 'cpu' => $res['cpu_us'] / $res['cycles']];
+    }
+
+    private function expect(string $prefix): string
+    {
+        $line = fgets($this->pipes[1]);
+        if ($line === false || !str_starts_with($line, $prefix)) {
+            $this->stop();
+            fail("{$this->name} failed:\n" . trim((string) $line . "\n" . @file_get_contents($this->errFile)));
+        }
+        return $line;
+    }
+
+    public function stop(): void
+    {
+        if ($this->proc === null) {
+            return;
+        }
+        fclose($this->pipes[0]); // EOF: the worker's loop ends
+        fclose($this->pipes[1]);
+        proc_close($this->proc);
+        $this->proc = null;
+    }
+}
+
 /**
- * Runs every contender for $seconds per round, $rounds rounds, in a rotating
- * order (round r starts with contender r), each run in a fresh PHP process:
- *   php -d extension=<so> <ini…> worker.php <contender> <seconds> <servers>
- * Aborts on the first failed run. Returns, per contender and round,
+ * Starts one long-lived worker process per contender, then runs $rounds
+ * rounds; in each, every contender runs for $seconds in turn, in a rotating
+ * order (round r starts with contender r), while the others wait idle. Many
+ * short rounds interleave the contenders finely, so that load from elsewhere
+ * on the machine lands on all of them alike; medians drop the outliers.
+ * Aborts on the first failed cycle. Returns, per contender and round,
  * ['rate' => cycles/s, 'cpu' => the worker's own CPU µs (user+sys) per cycle].
  *
  * @param list<string> $contenders file names under contenders/, without .php
@@ -204,38 +259,29 @@ function median(array $xs): float
  */
 function run_rounds(array $contenders, array $servers, int $rounds, float $seconds, array $ini = []): array
 {
-    $so = so_path();
-    $serverList = implode(',', array_map(fn (RedisServer $s) => "{$s->host}:{$s->port}", $servers));
-    $results = array_fill_keys($contenders, []);
-    $k = count($contenders);
-    for ($round = 0; $round < $rounds; $round++) {
-        $order = [];
-        for ($i = 0; $i < $k; $i++) {
-            $order[] = $contenders[($round + $i) % $k];
+    $workers = [];
+    try {
+        foreach ($contenders as $name) {
+            $workers[$name] = new Worker($name, $servers, $ini);
         }
-        note(sprintf('round %d/%d: %s', $round + 1, $rounds, implode(', ', $order)));
-        foreach ($order as $name) {
-            $cmd = [PHP_BINARY, '-d', "extension=$so"];
-            foreach ($ini as $key => $value) {
-                array_push($cmd, '-d', "$key=$value");
+        $results = array_fill_keys($contenders, []);
+        $k = count($contenders);
+        for ($round = 0; $round < $rounds; $round++) {
+            $progress = [];
+            for ($i = 0; $i < $k; $i++) {
+                $name = $contenders[($round + $i) % $k];
+                $run = $workers[$name]->run($seconds);
+                $results[$name][] = $run;
+                $progress[] = sprintf('%s %.0f/s', $name, $run['rate']);
             }
-            array_push($cmd, __DIR__ . '/worker.php', $name, (string) $seconds, $serverList);
-            $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-            $out = stream_get_contents($pipes[1]);
-            $err = stream_get_contents($pipes[2]);
-            fclose($pipes[1]);
-            fclose($pipes[2]);
-            $rc = proc_close($proc);
-            $res = json_decode(trim($out), true);
-            if ($rc !== 0 || !is_array($res) || ($res['failures'] ?? 1) !== 0) {
-                fail("$name failed (exit $rc):\n" . trim($err . "\n" . $out));
-            }
-            $run = ['rate' => $res['cycles'] / $res['seconds'], 'cpu' => $res['cpu_us'] / $res['cycles']];
-            note(sprintf('  %-18s %8.0f cycles/s  %6.1f µs CPU/cycle', $name, $run['rate'], $run['cpu']));
-            $results[$name][] = $run;
+            note(sprintf('round %2d/%d: %s', $round + 1, $rounds, implode(', ', $progress)));
+        }
+        return $results;
+    } finally {
+        foreach ($workers as $worker) {
+            $worker->stop();
         }
     }
-    return $results;
 }
 
 function so_path(): string

@@ -4,8 +4,8 @@
 # Prints Markdown and writes it to bench/results/latest.md.
 #
 #   REDIS_LOCK_SO   the extension (default: target/release/libredis_lock.so)
-#   BENCH_ROUNDS    interleaved rounds (default 5)
-#   BENCH_SECONDS   seconds per implementation per round (default 1)
+#   BENCH_ROUNDS    interleaved rounds (default 20)
+#   BENCH_SECONDS   seconds per implementation per round (default 0.25)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -44,8 +44,10 @@ fi
 
 # Servers record their pids here; whatever is still running at exit gets stopped.
 export BENCH_RUN_DIR="$(mktemp -d /tmp/redis_lock_bench.XXXXXX)"
+scenario_pid=""
 cleanup() {
     local f pid
+    if [[ -n "$scenario_pid" ]]; then kill "$scenario_pid" 2>/dev/null || true; fi
     for f in "$BENCH_RUN_DIR"/*.pid; do
         [[ -f "$f" ]] || continue
         pid="$(cat "$f")"
@@ -65,8 +67,15 @@ export REDIS_LOCK_SO="$BENCH_RUN_DIR/redis_lock.so"
 
 mkdir -p "$here/results"
 out="$BENCH_RUN_DIR/out.md"
-php -d extension="$REDIS_LOCK_SO" "$here/scenario_mutex.php" >"$out"
-# Later scenarios (RedLock over 5 servers, with a delay proxy) append here.
+scenario() { # runs bench/scenario_$1.php, appending its Markdown to $out
+    # In the background so that a signal reaches the trap at once.
+    php -d extension="$REDIS_LOCK_SO" "$here/scenario_$1.php" >>"$out" &
+    scenario_pid=$!
+    wait "$scenario_pid"
+    scenario_pid=""
+}
+scenario mutex
+# Later scenarios (RedLock over 5 servers, with a delay proxy) go here.
 
 cat "$out"
 cp "$out" "$here/results/latest.md"

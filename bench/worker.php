@@ -1,12 +1,14 @@
 <?php
 /**
- * One timed run of one contender, in its own PHP process:
- *   php worker.php <contender> <seconds> <host:port[,host:port…]>
- * Builds the contender once (one client reused across cycles, as an app
- * would), checks once that a held lock really is in Redis with the right TTL
- * and is gone after release, warms up, then runs acquire+release cycles for
- * <seconds>. Prints {"cycles":…, "seconds":…, "cpu_us":…, "failures":0}; any
- * failed cycle aborts the run (exit 1, the reason on stderr).
+ * One contender in its own long-lived PHP process, driven by run_rounds():
+ *   php worker.php <contender> <host:port[,host:port…]>
+ * Builds the contender once (one client reused across all cycles, as an
+ * application's worker process would), checks once that a held lock really
+ * is in Redis with the right TTL and is gone after release, warms up, and
+ * prints "ready". Then, for each line "run <seconds>" on stdin, runs
+ * acquire+release cycles for that long and prints
+ * {"cycles":…, "seconds":…, "cpu_us":…}. Any failed cycle ends the process
+ * (exit 1, the reason on stderr).
  */
 
 declare(strict_types=1);
@@ -15,7 +17,7 @@ namespace Bench;
 
 require __DIR__ . '/lib.php';
 
-[, $name, $seconds, $serverList] = $argv + [null, '', '1', ''];
+[, $name, $serverList] = $argv + [null, '', ''];
 if (!preg_match('/^[a-z0-9_]+$/', $name) || !is_file(__DIR__ . "/contenders/$name.php")) {
     note("unknown contender '$name'");
     exit(2);
@@ -24,6 +26,13 @@ $servers = array_map(function (string $hp): array {
     [$host, $port] = explode(':', $hp);
     return ['host' => $host, 'port' => (int) $port];
 }, explode(',', $serverList));
+
+/** This process's user+sys CPU time in µs. */
+function cpu_us(): float
+{
+    $u = getrusage();
+    return ($u['ru_utime.tv_sec'] + $u['ru_stime.tv_sec']) * 1e6 + $u['ru_utime.tv_usec'] + $u['ru_stime.tv_usec'];
+}
 
 try {
     /** @var callable(list<array{host: string, port: int}>): Contender $make */
@@ -51,27 +60,22 @@ try {
         $c->acquire();
         $c->release();
     } while (hrtime(true) < $until);
+    echo "ready\n";
 
-    $cycles = 0;
-    $cpu0 = getrusage();
-    $start = hrtime(true);
-    $until = $start + (int) ((float) $seconds * 1e9);
-    do {
-        $c->acquire();
-        $c->release();
-        $cycles++;
-    } while (($now = hrtime(true)) < $until);
-
-    $cpu1 = getrusage();
-    $cpu = fn (array $u) => $u['ru_utime.tv_sec'] * 1e6 + $u['ru_utime.tv_usec'] + $u['ru_stime.tv_sec'] * 1e6 + $u['ru_stime.tv_usec'];
-    echo json_encode([
-        'cycles' => $cycles,
-        'seconds' => ($now - $start) / 1e9,
-        'cpu_us' => $cpu($cpu1) - $cpu($cpu0), // this PHP process's user+sys time
-        'failures' => 0,
-    ]), "\n";
+    while (($line = fgets(STDIN)) !== false && preg_match('/^run ([0-9.]+)$/', trim($line), $m)) {
+        $cycles = 0;
+        $cpu = cpu_us();
+        $start = hrtime(true);
+        $until = $start + (int) ((float) $m[1] * 1e9);
+        do {
+            $c->acquire();
+            $c->release();
+            $cycles++;
+        } while (($now = hrtime(true)) < $until);
+        $cpu = cpu_us() - $cpu;
+        echo json_encode(['cycles' => $cycles, 'seconds' => ($now - $start) / 1e9, 'cpu_us' => $cpu]), "\n";
+    }
 } catch (\Throwable $e) {
     note(get_class($e) . ': ' . $e->getMessage() . ' at ' . $e->getFile() . ':' . $e->getLine());
-    echo json_encode(['cycles' => $cycles ?? 0, 'seconds' => 0, 'failures' => 1]), "\n";
     exit(1);
 }

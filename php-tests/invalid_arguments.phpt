@@ -122,24 +122,24 @@ release 2 args: ArgumentCountError: RedisMutexLock::release() expects exactly 1 
 "redis:\/\/user:hunter2@127.0.0.1:0": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port "0" (expected 1 to 65535)
 "rediss:\/\/:hunter2@127.0.0.1:99999": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port "99999" (expected 1 to 65535)
 "redis:\/\/:hunter2%zz@127.0.0.1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: password: invalid %-escape
-ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds greater than 0, "0" given
-ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds greater than 0, "-1" given
-ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds greater than 0, "-0.5" given
-ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds greater than 0, "x" given
-ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds greater than 0, "" given
-ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds greater than 0, "nan" given
-ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds greater than 0, "inf" given
-ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds greater than 0, "1e400" given
-ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds greater than 0, "1s" given
-ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds greater than 0, "0" given
-ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds greater than 0, "-1" given
-ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds greater than 0, "-0.5" given
-ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds greater than 0, "x" given
-ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds greater than 0, "" given
-ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds greater than 0, "nan" given
-ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds greater than 0, "inf" given
-ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds greater than 0, "1e400" given
-ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds greater than 0, "1s" given
+ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "0" given
+ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "-1" given
+ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "-0.5" given
+ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "x" given
+ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "" given
+ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "nan" given
+ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "inf" given
+ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "1e400" given
+ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "1s" given
+ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds of at least 0.001, "0" given
+ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds of at least 0.001, "-1" given
+ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds of at least 0.001, "-0.5" given
+ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds of at least 0.001, "x" given
+ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds of at least 0.001, "" given
+ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds of at least 0.001, "nan" given
+ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds of at least 0.001, "inf" given
+ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds of at least 0.001, "1e400" given
+ValueError: RedisMutexLock::lock(): redis_lock.read_timeout must be a number of seconds of at least 0.001, "1s" given
 keys: [], connections made: 0
 bool(true)
 ttl of the longest lock: true

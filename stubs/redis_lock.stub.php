@@ -21,6 +21,9 @@ class RedisLockException extends RuntimeException
  */
 final class RedisMutexLock
 {
+    /** Static methods only. */
+    private function __construct() {}
+
     /**
      * Takes the lock for $lockSecond seconds. With $timeout > 0, retries every
      * $sleep microseconds until the lock is free or $timeout seconds have passed.
