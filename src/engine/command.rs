@@ -63,6 +63,17 @@ impl Command<'_> {
         }
     }
 
+    /// What to pipeline behind an acquire whose reply did not come in time,
+    /// on the same connection before abandoning it: if the hung server runs
+    /// the SET late, this release runs right after it. Sent as script text,
+    /// since nobody will be there to answer NOSCRIPT.
+    pub fn cleanup(&self) -> Option<Vec<u8>> {
+        match self.op {
+            Op::Acquire { .. } => Some(Command { op: Op::Release, ..*self }.pack(Wire::Eval)),
+            _ => None,
+        }
+    }
+
     pub fn pack(&self, wire: Wire) -> Vec<u8> {
         let (script, ttl) = match self.op {
             Op::Acquire { ttl_ms } => (ACQUIRE, Some(ttl_ms)),

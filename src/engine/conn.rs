@@ -8,7 +8,7 @@ use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use redis::{Parser, Value};
+use redis::Value;
 
 use super::error::{Cause, NodeError};
 use super::server::{Addr, Server};
@@ -92,10 +92,14 @@ impl AsRawFd for Stream {
 
 pub struct Conn {
     stream: Stream,
-    parser: Parser,
+    /// Bytes read but not yet consumed: replies are cut from here whole, so
+    /// it is known when a reply is already in (poll() cannot see this buffer).
+    buf: Vec<u8>,
     label: String,
     read_timeout: Option<Duration>,
-    /// Replies still on their way for commands whose answer nobody waited for.
+    /// Replies still on their way for commands whose answer nobody waited for
+    /// (the round was decided without them); they are read and skipped, in
+    /// order, before the next reply that counts.
     pub(crate) unread: usize,
 }
 
@@ -120,7 +124,7 @@ impl Conn {
             }
         };
         stream.set_write_timeout(Some(limits.read)).map_err(|e| fail(Cause::Connect(e.to_string())))?;
-        let mut conn = Conn { stream, parser: Parser::new(), label, read_timeout: None, unread: 0 };
+        let mut conn = Conn { stream, buf: Vec::with_capacity(512), label, read_timeout: None, unread: 0 };
         conn.log_in(server, limits.read)?;
         Ok(conn)
     }
@@ -165,28 +169,53 @@ impl Conn {
         self.stream.write_all(packed).map_err(|e| self.error(Cause::Io(e.to_string())))
     }
 
-    /// Reads one reply, waiting at most `timeout`. An error reply comes back
-    /// as `Cause::Reply` (with `NOAUTH`/`WRONGPASS` as `Cause::Auth`).
+    /// Whether a whole reply is already buffered.
+    pub fn has_reply(&self) -> bool {
+        matches!(frame_len(&self.buf), Ok(Some(_)))
+    }
+
+    /// Reads one reply, waiting at most `timeout` for more bytes. An error
+    /// reply comes back as `Cause::Reply` (`NOAUTH`/`WRONGPASS` as `Cause::Auth`).
     pub fn recv(&mut self, timeout: Duration) -> Result<Value, NodeError> {
-        let timeout = Some(timeout.max(Duration::from_micros(1)));
-        if self.read_timeout != timeout {
-            self.stream.set_read_timeout(timeout).map_err(|e| self.error(Cause::Io(e.to_string())))?;
-            self.read_timeout = timeout;
-        }
-        match self.parser.parse_value(&mut self.stream) {
+        let len = loop {
+            match frame_len(&self.buf) {
+                Ok(Some(len)) => break len,
+                Ok(None) => self.fill(timeout)?,
+                Err(e) => return Err(self.error(Cause::Protocol(e))),
+            }
+        };
+        let value = redis::parse_redis_value(&self.buf[..len]);
+        self.buf.drain(..len);
+        match value {
             Ok(Value::ServerError(err)) => {
                 let msg = format!("{} {}", err.code(), err.details().unwrap_or("")).trim_end().to_owned();
                 let auth = msg.starts_with("NOAUTH") || msg.starts_with("WRONGPASS");
                 Err(self.error(if auth { Cause::Auth(msg) } else { Cause::Reply(msg) }))
             }
             Ok(value) => Ok(value),
-            Err(e) if e.is_timeout() => Err(self.error(Cause::Timeout(timeout.unwrap_or_default()))),
-            Err(e) if e.is_io_error() || e.is_connection_dropped() => Err(self.error(Cause::Io(e.to_string()))),
-            // The decoder reports a closed socket as an unexpected end of input.
-            Err(e) if e.to_string().contains("end of input") || e.to_string().contains("EOF") => {
-                Err(self.error(Cause::Io("closed by the server".into())))
-            }
             Err(e) => Err(self.error(Cause::Protocol(e.to_string()))),
+        }
+    }
+
+    /// Appends what the socket has (blocking up to `timeout` for the first byte).
+    fn fill(&mut self, timeout: Duration) -> Result<(), NodeError> {
+        let timeout = Some(timeout.max(Duration::from_micros(1)));
+        if self.read_timeout != timeout {
+            self.stream.set_read_timeout(timeout).map_err(|e| self.error(Cause::Io(e.to_string())))?;
+            self.read_timeout = timeout;
+        }
+        let mut chunk = [0u8; 4096];
+        match self.stream.read(&mut chunk) {
+            Ok(0) => Err(self.error(Cause::Io("closed by the server".into()))),
+            Ok(n) => {
+                self.buf.extend_from_slice(&chunk[..n]);
+                Ok(())
+            }
+            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+                Err(self.error(Cause::Timeout(timeout.unwrap_or_default())))
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(()),
+            Err(e) => Err(self.error(Cause::Io(e.to_string()))),
         }
     }
 
@@ -196,22 +225,45 @@ impl Conn {
         self.recv(timeout)
     }
 
-    /// Reads the replies of abandoned commands if they are already here;
-    /// false when one is still missing (the connection is then not reusable).
-    pub fn drain(&mut self, timeout: Duration) -> bool {
-        while self.unread > 0 {
-            if !readable(&[self.fd()], Duration::ZERO).first().copied().unwrap_or(false) {
-                return false;
-            }
-            match self.recv(timeout) {
-                Ok(_) => {}
-                Err(e) if !e.breaks_connection() => {}
-                Err(_) => return false,
-            }
-            self.unread -= 1;
-        }
-        true
+}
+
+/// Length of the first whole RESP2 reply in `buf`, `None` while incomplete.
+fn frame_len(buf: &[u8]) -> Result<Option<usize>, String> {
+    fn line_end(buf: &[u8], from: usize) -> Option<usize> {
+        buf.get(from..)?.windows(2).position(|w| w == b"\r\n").map(|i| from + i + 2)
     }
+    fn number(buf: &[u8], from: usize, end: usize) -> Result<i64, String> {
+        std::str::from_utf8(&buf[from..end - 2])
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| "malformed length in a reply".to_owned())
+    }
+    fn frame(buf: &[u8], at: usize) -> Result<Option<usize>, String> {
+        let Some(&kind) = buf.get(at) else { return Ok(None) };
+        let Some(end) = line_end(buf, at + 1) else { return Ok(None) };
+        match kind {
+            b'+' | b'-' | b':' => Ok(Some(end)),
+            b'$' => match number(buf, at + 1, end)? {
+                n if n < 0 => Ok(Some(end)),
+                n => {
+                    let total = end + n as usize + 2;
+                    Ok((buf.len() >= total).then_some(total))
+                }
+            },
+            b'*' => {
+                let mut pos = end;
+                for _ in 0..number(buf, at + 1, end)?.max(0) {
+                    match frame(buf, pos)? {
+                        Some(next) => pos = next,
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(pos))
+            }
+            other => Err(format!("unexpected reply type byte 0x{other:02x}")),
+        }
+    }
+    frame(buf, 0)
 }
 
 fn connect_tcp(host: &str, port: u16, timeout: Duration) -> Result<TcpStream, String> {
@@ -259,4 +311,24 @@ pub fn readable(fds: &[RawFd], timeout: Duration) -> Vec<bool> {
         }
     }
     polls.iter().map(|p| p.revents != 0).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::frame_len;
+
+    #[test]
+    fn frames_are_cut_whole() {
+        assert_eq!(frame_len(b"+OK\r\n:1\r\n"), Ok(Some(5)));
+        assert_eq!(frame_len(b"+OK\r"), Ok(None));
+        assert_eq!(frame_len(b"$-1\r\n"), Ok(Some(5)));
+        assert_eq!(frame_len(b"$3\r\na\r\n\r\n"), Ok(Some(9)));
+        assert_eq!(frame_len(b"$3\r\na\r"), Ok(None));
+        assert_eq!(frame_len(b"*2\r\n:1\r\n$1\r\nx\r\n+next"), Ok(Some(15)));
+        assert_eq!(frame_len(b"*2\r\n:1\r\n"), Ok(None));
+        assert_eq!(frame_len(b"-NOSCRIPT No matching script\r\n"), Ok(Some(30)));
+        assert_eq!(frame_len(b""), Ok(None));
+        assert!(frame_len(b"?x\r\n").is_err());
+        assert!(frame_len(b"$x\r\n").is_err());
+    }
 }

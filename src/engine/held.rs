@@ -17,14 +17,11 @@ pub struct Held {
 }
 
 /// Who took the lock: the static mutex API (one lock per server, key and
-/// process), a RedLock instance (identified by its token), or nobody for sure:
-/// an acquisition that failed while its SET may still run late on a node that
-/// did not answer (identified by its token, released as soon as possible).
+/// process) or a RedLock instance (identified by its token).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Owner {
     Mutex(Server, Vec<u8>),
     RedLock(String),
-    Doubt(String),
 }
 
 static HELD: PerProcess<HashMap<Owner, Held>> = PerProcess::new();
@@ -39,18 +36,6 @@ pub fn remove(owner: &Owner) -> Option<Held> {
 
 pub fn get(owner: &Owner) -> Option<Held> {
     HELD.with(|h| h.get(owner).cloned())
-}
-
-/// The doubtful acquisitions of `key`, removed from the registry.
-pub fn take_doubts(key: &[u8]) -> Vec<Held> {
-    HELD.with(|h| {
-        let owners: Vec<Owner> = h
-            .iter()
-            .filter(|(owner, held)| matches!(owner, Owner::Doubt(_)) && held.key == key)
-            .map(|(owner, _)| owner.clone())
-            .collect();
-        owners.iter().filter_map(|owner| h.remove(owner)).collect()
-    })
 }
 
 /// Everything still held, emptying the registry.

@@ -8,7 +8,6 @@ use rand::Rng;
 use super::command::{Command, Op};
 use super::conn::Limits;
 use super::error::NodeError;
-use super::held::{self, Held, Owner};
 use super::round::{fan_out, Node, Vote};
 
 /// Votes needed out of `n`.
@@ -105,41 +104,25 @@ impl Lease<'_> {
         Command { op, key: self.key, token: self.token }
     }
 
-    /// One acquisition round. A failed round is released on every node,
-    /// including the ones that failed or did not answer, before returning;
-    /// where that release could not be confirmed either (the node is hung or
-    /// down, and our SET may still run late), the token is kept as a doubt,
-    /// released before the next acquisition of the key or at request end.
+    /// One acquisition round. A failed round is released on every node that
+    /// did not refuse (a refusal means the key is someone else's), including
+    /// the ones that failed or were not waited for: on the same connection,
+    /// behind the SET, when there is one.
     pub fn try_acquire(&self, ttl_ms: i64, limits: &Limits) -> Round {
-        self.settle_doubts(limits);
         let round = self.confirm(Op::Acquire { ttl_ms }, ttl_ms, limits);
         if !round.held {
-            let (votes, _) = fan_out(self.nodes, &self.command(Op::Release), limits, |_| false);
-            let unsure: Vec<Node> = self
+            let maybe_ours: Vec<Node> = self
                 .nodes
                 .iter()
-                .zip(&votes)
-                .filter(|(_, vote)| matches!(vote, Vote::Failed(_) | Vote::Unanswered))
+                .zip(&round.votes)
+                .filter(|(_, vote)| **vote != Vote::No)
                 .map(|(node, _)| node.clone())
                 .collect();
-            if !unsure.is_empty() {
-                let doubt = Held { nodes: unsure, key: self.key.to_vec(), token: self.token.to_owned() };
-                held::insert(Owner::Doubt(self.token.to_owned()), doubt);
+            if !maybe_ours.is_empty() {
+                Lease { nodes: &maybe_ours, ..*self }.release(limits);
             }
         }
         round
-    }
-
-    /// Releases earlier doubtful acquisitions of this key (an orphan of ours
-    /// would otherwise refuse this acquisition); the unconfirmed stay doubts.
-    fn settle_doubts(&self, limits: &Limits) {
-        for doubt in held::take_doubts(self.key) {
-            let lease = Lease { nodes: &doubt.nodes, key: &doubt.key, token: &doubt.token };
-            let (votes, _) = fan_out(lease.nodes, &lease.command(Op::Release), limits, |_| false);
-            if votes.iter().any(|v| matches!(v, Vote::Failed(_) | Vote::Unanswered)) {
-                held::insert(Owner::Doubt(doubt.token.clone()), doubt);
-            }
-        }
     }
 
     /// Acquisition rounds until the lock is held or `patience` runs out.

@@ -67,7 +67,7 @@ pub fn fan_out(
                 deadline: start + node.timeout,
                 vote: None,
             };
-            slot.reused = match pool::take(&node.server, node.timeout) {
+            slot.reused = match pool::take(&node.server) {
                 Some(conn) => {
                     slot.conn = Some(conn);
                     true
@@ -88,7 +88,7 @@ pub fn fan_out(
         let now = Instant::now();
         for (slot, node) in slots.iter_mut().zip(nodes) {
             if slot.vote.is_none() && slot.deadline <= now {
-                slot.conn = None; // a late reply must never answer the next command
+                abandon(slot, cmd);
                 slot.vote = Some(Vote::Failed(NodeError::new(
                     node.server.to_string(),
                     Cause::Timeout(node.timeout),
@@ -99,9 +99,12 @@ pub fn fan_out(
         if waiting.is_empty() {
             break;
         }
-        // With one node there is nothing to multiplex: read straight away.
-        let ready: Vec<usize> = if nodes.len() == 1 {
-            waiting
+        // A reply already buffered needs no poll; with one node there is
+        // nothing to multiplex: read straight away.
+        let buffered: Vec<usize> =
+            waiting.iter().copied().filter(|&i| slots[i].conn.as_ref().is_some_and(Conn::has_reply)).collect();
+        let ready: Vec<usize> = if nodes.len() == 1 || !buffered.is_empty() {
+            if buffered.is_empty() { waiting } else { buffered }
         } else {
             let fds: Vec<_> = waiting.iter().filter_map(|&i| slots[i].conn.as_ref().map(Conn::fd)).collect();
             let soonest = waiting.iter().map(|&i| slots[i].deadline).min().unwrap_or(now);
@@ -148,6 +151,16 @@ fn tally(slots: &[Slot]) -> Tally {
     t
 }
 
+/// Drops the connection of a node whose reply is late or broken: a late
+/// reply must never answer the next command. A late acquire gets its cleanup
+/// pipelined first: if the server runs the SET after all, the release runs
+/// right behind it.
+fn abandon(slot: &mut Slot, cmd: &Command<'_>) {
+    if let (Some(mut conn), Some(cleanup)) = (slot.conn.take(), cmd.cleanup()) {
+        let _ = conn.send(&cleanup);
+    }
+}
+
 /// Writes the command, opening a connection when there is none and retrying
 /// once on a fresh one when a pooled connection turns out to be dead.
 fn send(slot: &mut Slot, node: &Node, bytes: &[u8], limits: &Limits, cmd: &Command<'_>) {
@@ -189,6 +202,17 @@ fn receive(
     let Some(conn) = slot.conn.as_mut() else {
         return;
     };
+    if conn.unread > 0 {
+        // The answer to an earlier command that nobody waited for: skip it.
+        match conn.recv(node.timeout) {
+            Err(e) if e.breaks_connection() => {
+                slot.vote = Some(Vote::Failed(e));
+                abandon(slot, cmd);
+            }
+            _ => conn.unread -= 1,
+        }
+        return;
+    }
     // The socket timeout stays the node's own (changing it costs a syscall per
     // read); the round's deadline is kept by poll() and the loop above.
     match conn.recv(node.timeout) {
@@ -210,7 +234,7 @@ fn receive(
         }
         Err(e) if !e.breaks_connection() => slot.vote = Some(Vote::Failed(e)),
         Err(e) => {
-            slot.conn = None;
+            abandon(slot, cmd);
             if slot.reused && matches!(e.cause, Cause::Io(_)) {
                 // A pooled connection the server had closed (restart, idle
                 // timeout): the command may or may not have run, so resend

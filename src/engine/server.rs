@@ -125,6 +125,41 @@ impl fmt::Debug for Server {
     }
 }
 
+/// The DSN with every password replaced by `***`, for display.
+pub fn redact(dsn: &str) -> String {
+    let (main, query) = match dsn.split_once('?') {
+        Some((main, query)) => (main, Some(query)),
+        None => (dsn, None),
+    };
+    let mut out = match main.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = split_once_or(rest, '/');
+            let authority = match authority.rsplit_once('@') {
+                Some((userinfo, host)) => match userinfo.split_once(':') {
+                    Some((user, _)) => format!("{user}:***@{host}"),
+                    None => format!("***@{host}"),
+                },
+                None => authority.to_owned(),
+            };
+            let slash = if rest.contains('/') { "/" } else { "" };
+            format!("{scheme}://{authority}{slash}{path}")
+        }
+        None => main.to_owned(),
+    };
+    if let Some(query) = query {
+        let params: Vec<String> = query
+            .split('&')
+            .map(|p| match p.split_once('=') {
+                Some(("password", _)) => "password=***".to_owned(),
+                _ => p.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&params.join("&"));
+    }
+    out
+}
+
 fn split_once_or(s: &str, sep: char) -> (&str, &str) {
     s.split_once(sep).unwrap_or((s, ""))
 }
@@ -230,6 +265,20 @@ mod tests {
             let err = Server::parse(dsn).unwrap_err();
             assert!(err.contains(want), "{dsn}: {err}");
             assert!(!err.contains("hunter2"), "{dsn}: {err}");
+        }
+    }
+
+    #[test]
+    fn redact_hides_every_password() {
+        for (dsn, want) in [
+            ("redis://u:s3cret@h:1/2", "redis://u:***@h:1/2"),
+            ("rediss://:s3cret@h", "rediss://:***@h"),
+            ("redis://s3cret@h", "redis://***@h"),
+            ("redis://h:1", "redis://h:1"),
+            ("unix:///run/r.sock?db=1&password=s3cret", "unix:///run/r.sock?db=1&password=***"),
+            ("redis://a:b@c@h", "redis://a:***@h"),
+        ] {
+            assert_eq!(redact(dsn), want);
         }
     }
 

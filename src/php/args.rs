@@ -23,7 +23,7 @@ pub enum Int<'a> {
 /// A `float` parameter (ints accepted), possibly defaulted.
 pub enum Float<'a> {
     Given(&'a mut Zval),
-    Default(i64),
+    Default(f64),
 }
 
 impl<'a> FromZvalMut<'a> for Str<'a> {
@@ -53,8 +53,8 @@ impl From<i64> for Int<'_> {
     }
 }
 
-impl From<i64> for Float<'_> {
-    fn from(v: i64) -> Self {
+impl From<f64> for Float<'_> {
+    fn from(v: f64) -> Self {
         Self::Default(v)
     }
 }
@@ -72,7 +72,7 @@ impl StubLiteral for Int<'_> {
 impl StubLiteral for Float<'_> {
     fn stub_literal(&self) -> String {
         match self {
-            Self::Default(v) => v.to_string(),
+            Self::Default(v) => format!("{v:?}"),
             Self::Given(_) => String::new(),
         }
     }
@@ -126,7 +126,7 @@ impl Int<'_> {
 impl Float<'_> {
     pub fn get(self, num: u32) -> Result<f64> {
         match self {
-            Self::Default(v) => Ok(v as f64),
+            Self::Default(v) => Ok(v),
             Self::Given(zval) => {
                 if let Some(v) = zval.double() {
                     return Ok(v);

@@ -1,6 +1,6 @@
 //! The `redis_lock.*` INI settings and their parsed values.
 
-use std::ffi::CStr;
+use std::ffi::{c_int, c_void, CStr};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -9,10 +9,10 @@ use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
 
 use super::errors::{Fail, Result};
-use ext_php_rs::ffi::zend_ini_entry;
+use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::zend::ExecutorGlobals;
 use crate::engine::conn::Limits;
-use crate::engine::server::Server;
+use crate::engine::server::{redact, Server};
 
 pub const SERVER: &CStr = c"redis_lock.server";
 pub const PREFIX: &CStr = c"redis_lock.prefix";
@@ -22,14 +22,52 @@ pub const RELEASE_ON_SHUTDOWN: &CStr = c"redis_lock.release_on_shutdown";
 pub const TLS_CA_FILE: &CStr = c"redis_lock.tls_ca_file";
 
 static ENTRIES: IniEntryDefs<7> = IniEntryDefs::new([
-    IniEntryDef::new(SERVER, c"redis://127.0.0.1:6379", IniEntryPermission::All),
-    IniEntryDef::new(PREFIX, c"lock:", IniEntryPermission::All),
-    IniEntryDef::new(CONNECT_TIMEOUT, c"1", IniEntryPermission::All),
-    IniEntryDef::new(READ_TIMEOUT, c"1", IniEntryPermission::All),
-    IniEntryDef::new(RELEASE_ON_SHUTDOWN, c"1", IniEntryPermission::All),
-    IniEntryDef::new(TLS_CA_FILE, c"", IniEntryPermission::All),
+    entry(SERVER, c"redis://127.0.0.1:6379", Some(display_redacted)),
+    entry(PREFIX, c"lock:", None),
+    entry(CONNECT_TIMEOUT, c"1", None),
+    entry(READ_TIMEOUT, c"1", None),
+    entry(RELEASE_ON_SHUTDOWN, c"1", None),
+    entry(TLS_CA_FILE, c"", None),
     IniEntryDef::end(),
 ]);
+
+type Displayer = unsafe extern "C" fn(*mut zend_ini_entry, c_int);
+
+const fn entry(name: &'static CStr, default: &'static CStr, displayer: Option<Displayer>) -> IniEntryDef {
+    let mut def = IniEntryDef::new(name, default, IniEntryPermission::All);
+    // Values are read when used; a handler must exist for ini_restore() to work.
+    def.on_modify = Some(accept);
+    def.displayer = displayer;
+    def
+}
+
+unsafe extern "C" fn accept(
+    _entry: *mut zend_ini_entry,
+    _value: *mut zend_string,
+    _arg1: *mut c_void,
+    _arg2: *mut c_void,
+    _arg3: *mut c_void,
+    _stage: c_int,
+) -> c_int {
+    0
+}
+
+/// phpinfo() and `php --ri` show the server without its password.
+unsafe extern "C" fn display_redacted(entry: *mut zend_ini_entry, kind: c_int) {
+    const ZEND_INI_DISPLAY_ORIG: c_int = 1;
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: the engine passes one of its live INI entries.
+        let Some(entry) = (unsafe { entry.as_ref() }) else { return };
+        let value = if kind == ZEND_INI_DISPLAY_ORIG && entry.modified != 0 { entry.orig_value } else { entry.value };
+        // SAFETY: entry values are live zend_strings or NULL.
+        let text = unsafe { value.as_ref() }.map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let shown = match text.as_deref() {
+            None | Some("") => "no value".to_owned(),
+            Some(dsn) => redact(dsn),
+        };
+        let _ = ext_php_rs::zend::printf(&shown);
+    });
+}
 
 pub fn register(module_number: i32) {
     IniEntryDef::register(ENTRIES.as_slice(), module_number);
@@ -67,10 +105,10 @@ fn seconds(name: &CStr) -> Result<Duration> {
     let v = v.trim();
     v.parse::<f64>()
         .ok()
-        .filter(|s| s.is_finite() && *s > 0.0)
+        .filter(|s| s.is_finite() && *s >= 0.001)
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
         .ok_or_else(|| {
-            Fail::Value(format!("{} must be a number of seconds greater than 0, \"{}\" given", name.to_string_lossy(), v.escape_debug()))
+            Fail::Value(format!("{} must be a number of seconds of at least 0.001, \"{}\" given", name.to_string_lossy(), v.escape_debug()))
         })
 }
 

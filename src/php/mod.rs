@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod errors;
+pub mod fixups;
 pub mod info;
 pub mod ini;
 pub mod mutex;
@@ -22,6 +23,6 @@ pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
 /// Request startup: one-time fix-ups that need the classes registered.
 pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    let _ = std::panic::catch_unwind(|| ONCE.call_once(redlock::declare_return_types));
+    let _ = std::panic::catch_unwind(|| ONCE.call_once(fixups::apply));
     0
 }

@@ -27,7 +27,7 @@ pub struct RedisMutexLock;
 impl RedisMutexLock {
     /// Takes the lock `lock:{$key}` for `$lockSecond` seconds, waiting up to
     /// `$timeout` seconds (retrying every `$sleep` µs) while others hold it.
-    #[php(defaults(timeout = 0, lockSecond = 20, sleep = 100000))]
+    #[php(defaults(timeout = 0.0, lockSecond = 20, sleep = 100000))]
     pub fn lock(key: Str<'_>, timeout: Float<'_>, lockSecond: Int<'_>, sleep: Int<'_>) -> Result<bool> {
         lock(key, timeout, lockSecond, sleep)
     }

@@ -207,31 +207,3 @@ fn member(entry: &Zval) -> std::result::Result<Member, String> {
     Ok(Member { server: Server::tcp(host, port), timeout })
 }
 
-/// Gives `lock()` and `extend()` their real return type, `array|false`, which
-/// the method macros cannot express (they declare `mixed`). Runs once per
-/// process, before any PHP code; the arginfo is this module's own memory.
-pub fn declare_return_types() {
-    const MAY_BE_FALSE: u32 = 1 << 2;
-    const MAY_BE_ARRAY: u32 = 1 << 7;
-    const MAY_BE_MASK: u32 = (1 << 18) - 1;
-    let Some(class) = ext_php_rs::zend::ClassEntry::try_find("RedLock") else {
-        return;
-    };
-    for method in ["lock", "extend"] {
-        let Some(entry) = class.function_table.get(method) else {
-            continue;
-        };
-        // SAFETY: function_table values point at the class' zend_function;
-        // for an internal function with a return type, arg_info[-1] is the
-        // return-type entry that PHP reads for Reflection and type checks.
-        unsafe {
-            let function = entry.value.ptr.cast::<ext_php_rs::ffi::zend_function>();
-            let args = (*function).common.arg_info;
-            if args.is_null() {
-                continue;
-            }
-            let ret = &mut (*args.offset(-1)).type_;
-            ret.type_mask = (ret.type_mask & !MAY_BE_MASK) | MAY_BE_ARRAY | MAY_BE_FALSE;
-        }
-    }
-}

@@ -1,0 +1,43 @@
+//! Corrections to what the method macros declare, applied once per process
+//! before any PHP code runs (at the first request startup: classes are
+//! registered after the module's own startup function). The arginfo and
+//! function entries touched are this module's own memory.
+
+use ext_php_rs::ffi::zend_function;
+use ext_php_rs::zend::ClassEntry;
+
+const ZEND_ACC_PUBLIC: u32 = 1 << 0;
+const ZEND_ACC_PRIVATE: u32 = 1 << 2;
+const MAY_BE_FALSE: u32 = 1 << 2;
+const MAY_BE_ARRAY: u32 = 1 << 7;
+const MAY_BE_MASK: u32 = (1 << 18) - 1;
+
+pub fn apply() {
+    // `RedLock::lock()` and `extend()` return `array|false`, which the
+    // macros cannot express (they declare `mixed`).
+    for method in ["lock", "extend"] {
+        with_method("RedLock", method, |function| unsafe {
+            let args = (*function).common.arg_info;
+            if !args.is_null() {
+                // SAFETY: for an internal function with a return type,
+                // arg_info[-1] is the return-type entry.
+                let ret = &mut (*args.offset(-1)).type_;
+                ret.type_mask = (ret.type_mask & !MAY_BE_MASK) | MAY_BE_ARRAY | MAY_BE_FALSE;
+            }
+        });
+    }
+    // RedisMutexLock is static-only: its generated constructor becomes
+    // private, so `new RedisMutexLock` is PHP's own "Call to private" Error.
+    with_method("RedisMutexLock", "__construct", |function| unsafe {
+        let flags = &mut (*function).common.fn_flags;
+        *flags = (*flags & !ZEND_ACC_PUBLIC) | ZEND_ACC_PRIVATE;
+    });
+}
+
+fn with_method(class: &str, method: &str, fix: impl FnOnce(*mut zend_function)) {
+    let Some(class) = ClassEntry::try_find(class) else { return };
+    if let Some(entry) = class.function_table.get(method) {
+        // SAFETY: function_table values are pointers to the class' functions.
+        fix(unsafe { entry.value.ptr.cast::<zend_function>() });
+    }
+}
