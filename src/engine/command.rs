@@ -80,28 +80,22 @@ impl Command<'_> {
             Op::Release => (RELEASE, None),
             Op::Extend { ttl_ms } => (EXTEND, Some(ttl_ms)),
         };
-        let mut cmd = match wire {
-            Wire::Plain => {
-                let mut set = redis::cmd("SET");
-                set.arg(self.key).arg(self.token).arg("NX").arg("PX").arg(ttl);
-                return set.get_packed_command();
+        let mut ttl_text = itoa_buf();
+        let ttl = ttl.map(|t| format_int(&mut ttl_text, t));
+        let (key, token) = (self.key, self.token.as_bytes());
+        match wire {
+            Wire::Plain => resp(&[b"SET", key, token, b"NX", b"PX", ttl.unwrap_or(b"0")]),
+            Wire::Sha | Wire::Eval => {
+                let (verb, body) = match wire {
+                    Wire::Sha => (&b"EVALSHA"[..], sha(script).as_bytes()),
+                    _ => (&b"EVAL"[..], script.as_bytes()),
+                };
+                match ttl {
+                    Some(ttl) => resp(&[verb, body, b"1", key, token, ttl]),
+                    None => resp(&[verb, body, b"1", key, token]),
+                }
             }
-            Wire::Sha => {
-                let mut c = redis::cmd("EVALSHA");
-                c.arg(sha(script));
-                c
-            }
-            Wire::Eval => {
-                let mut c = redis::cmd("EVAL");
-                c.arg(script);
-                c
-            }
-        };
-        cmd.arg(1).arg(self.key).arg(self.token);
-        if let Some(ttl) = ttl {
-            cmd.arg(ttl);
         }
-        cmd.get_packed_command()
     }
 
     /// Whether the reply says yes (set / deleted / extended).
@@ -111,6 +105,40 @@ impl Command<'_> {
             Value::Nil | Value::Int(0) => Ok(false),
             Value::SimpleString(s) if s == "OK" => Ok(true),
             other => Err(format!("unexpected reply {other:?}")),
+        }
+    }
+}
+
+/// A command as a RESP array of bulk strings.
+fn resp(args: &[&[u8]]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 + args.iter().map(|a| a.len() + 16).sum::<usize>());
+    let mut n = itoa_buf();
+    out.push(b'*');
+    out.extend_from_slice(format_int(&mut n, args.len() as i64));
+    out.extend_from_slice(b"\r\n");
+    for arg in args {
+        out.push(b'$');
+        out.extend_from_slice(format_int(&mut n, arg.len() as i64));
+        out.extend_from_slice(b"\r\n");
+        out.extend_from_slice(arg);
+        out.extend_from_slice(b"\r\n");
+    }
+    out
+}
+
+fn itoa_buf() -> [u8; 20] {
+    [0; 20]
+}
+
+/// Decimal text of a non-negative integer, written into `buf`.
+fn format_int(buf: &mut [u8; 20], mut n: i64) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[i..];
         }
     }
 }
@@ -140,6 +168,16 @@ mod tests {
         let packed = cmd.pack(Wire::Plain);
         let want = b"*6\r\n$3\r\nSET\r\n$8\r\na\r\n*3\r\n\0\r\n$1\r\nt\r\n$2\r\nNX\r\n$2\r\nPX\r\n$4\r\n1500\r\n";
         assert_eq!(packed, want.to_vec());
+    }
+
+    #[test]
+    fn commands_pack_as_the_redis_crate_packs_them() {
+        let cmd = Command { op: Op::Extend { ttl_ms: 9_223_372_036_854_775_807 }, key: b"k\0", token: "tok" };
+        let want = redis::cmd("EVAL").arg(EXTEND).arg(1).arg(&b"k\0"[..]).arg("tok").arg(i64::MAX).get_packed_command();
+        assert_eq!(cmd.pack(Wire::Eval), want);
+        let cmd = Command { op: Op::Release, key: b"", token: "" };
+        let want = redis::cmd("EVALSHA").arg(sha(RELEASE)).arg(1).arg(&b""[..]).arg("").get_packed_command();
+        assert_eq!(cmd.pack(Wire::Sha), want);
     }
 
     #[test]

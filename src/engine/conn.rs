@@ -95,6 +95,8 @@ pub struct Conn {
     /// Bytes read but not yet consumed: replies are cut from here whole, so
     /// it is known when a reply is already in (poll() cannot see this buffer).
     buf: Vec<u8>,
+    /// Where the socket is read into (allocated once: no zeroing per read).
+    scratch: Box<[u8]>,
     label: String,
     read_timeout: Option<Duration>,
     /// Replies still on their way for commands whose answer nobody waited for
@@ -124,7 +126,14 @@ impl Conn {
             }
         };
         stream.set_write_timeout(Some(limits.read)).map_err(|e| fail(Cause::Connect(e.to_string())))?;
-        let mut conn = Conn { stream, buf: Vec::with_capacity(512), label, read_timeout: None, unread: 0 };
+        let mut conn = Conn {
+            stream,
+            buf: Vec::with_capacity(512),
+            scratch: vec![0; 4096].into_boxed_slice(),
+            label,
+            read_timeout: None,
+            unread: 0,
+        };
         conn.log_in(server, limits.read)?;
         Ok(conn)
     }
@@ -184,16 +193,15 @@ impl Conn {
                 Err(e) => return Err(self.error(Cause::Protocol(e))),
             }
         };
-        let value = redis::parse_redis_value(&self.buf[..len]);
+        let value = parse_reply(&self.buf[..len]);
         self.buf.drain(..len);
         match value {
-            Ok(Value::ServerError(err)) => {
-                let msg = format!("{} {}", err.code(), err.details().unwrap_or("")).trim_end().to_owned();
+            Ok(value) => Ok(value),
+            Err(Reply::Error(msg)) => {
                 let auth = msg.starts_with("NOAUTH") || msg.starts_with("WRONGPASS");
                 Err(self.error(if auth { Cause::Auth(msg) } else { Cause::Reply(msg) }))
             }
-            Ok(value) => Ok(value),
-            Err(e) => Err(self.error(Cause::Protocol(e.to_string()))),
+            Err(Reply::Malformed(e)) => Err(self.error(Cause::Protocol(e))),
         }
     }
 
@@ -204,11 +212,10 @@ impl Conn {
             self.stream.set_read_timeout(timeout).map_err(|e| self.error(Cause::Io(e.to_string())))?;
             self.read_timeout = timeout;
         }
-        let mut chunk = [0u8; 4096];
-        match self.stream.read(&mut chunk) {
+        match self.stream.read(&mut self.scratch) {
             Ok(0) => Err(self.error(Cause::Io("closed by the server".into()))),
             Ok(n) => {
-                self.buf.extend_from_slice(&chunk[..n]);
+                self.buf.extend_from_slice(&self.scratch[..n]);
                 Ok(())
             }
             Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
@@ -225,6 +232,34 @@ impl Conn {
         self.recv(timeout)
     }
 
+}
+
+enum Reply {
+    Error(String),
+    Malformed(String),
+}
+
+/// One whole reply (as cut by `frame_len`). The scalar replies that lock
+/// commands get are decoded here directly; arrays go to the redis crate.
+fn parse_reply(frame: &[u8]) -> Result<Value, Reply> {
+    let body = &frame[1..frame.len() - 2];
+    let text = || String::from_utf8_lossy(body).into_owned();
+    match frame[0] {
+        b'+' if body == b"OK" => Ok(Value::Okay),
+        b'+' => Ok(Value::SimpleString(text())),
+        b'-' => Err(Reply::Error(text())),
+        b':' => std::str::from_utf8(body)
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .map(Value::Int)
+            .ok_or_else(|| Reply::Malformed(format!("bad integer reply {:?}", text()))),
+        b'$' if body.starts_with(b"-") => Ok(Value::Nil),
+        b'$' => {
+            let start = body.iter().position(|&b| b == b'\r').map_or(body.len(), |i| i + 2);
+            Ok(Value::BulkString(body.get(start..).unwrap_or_default().to_vec()))
+        }
+        _ => redis::parse_redis_value(frame).map_err(|e| Reply::Malformed(e.to_string())),
+    }
 }
 
 /// Length of the first whole RESP2 reply in `buf`, `None` while incomplete.
@@ -330,5 +365,17 @@ mod tests {
         assert_eq!(frame_len(b""), Ok(None));
         assert!(frame_len(b"?x\r\n").is_err());
         assert!(frame_len(b"$x\r\n").is_err());
+    }
+
+    #[test]
+    fn scalar_replies_are_decoded() {
+        use super::{parse_reply, Reply};
+        use redis::Value;
+        assert_eq!(parse_reply(b"+OK\r\n").ok(), Some(Value::Okay));
+        assert_eq!(parse_reply(b":1\r\n").ok(), Some(Value::Int(1)));
+        assert_eq!(parse_reply(b"$-1\r\n").ok(), Some(Value::Nil));
+        assert_eq!(parse_reply(b"$3\r\na\r\n\r\n").ok(), Some(Value::BulkString(b"a\r\n".to_vec())));
+        assert!(matches!(parse_reply(b"-NOSCRIPT No script\r\n"), Err(Reply::Error(m)) if m == "NOSCRIPT No script"));
+        assert_eq!(parse_reply(b"*1\r\n:2\r\n").ok(), Some(Value::Array(vec![Value::Int(2)])));
     }
 }

@@ -7,7 +7,7 @@ use rand::Rng;
 
 use super::command::{Command, Op};
 use super::conn::Limits;
-use super::error::NodeError;
+use super::error::{Cause, NodeError};
 use super::round::{fan_out, Node, Vote};
 
 /// Votes needed out of `n`.
@@ -50,11 +50,6 @@ impl Round {
         self.votes.iter().filter(|v| **v == Vote::Yes).count()
     }
 
-    /// Nodes that answered the question (yes or no).
-    pub fn reached(&self) -> usize {
-        self.votes.iter().filter(|v| matches!(v, Vote::Yes | Vote::No)).count()
-    }
-
     pub fn failures(&self) -> Vec<NodeError> {
         self.votes
             .iter()
@@ -65,9 +60,11 @@ impl Round {
             .collect()
     }
 
-    /// Fewer than a quorum of nodes could be reached: an outage, not contention.
+    /// Too many nodes failed for a quorum to be possible: an outage, not
+    /// contention. (Nodes not waited for count as reachable.)
     pub fn unreachable(&self) -> bool {
-        self.reached() < quorum(self.votes.len())
+        let failed = self.votes.iter().filter(|v| matches!(v, Vote::Failed(_))).count();
+        self.votes.len() - failed < quorum(self.votes.len())
     }
 }
 
@@ -104,22 +101,31 @@ impl Lease<'_> {
         Command { op, key: self.key, token: self.token }
     }
 
-    /// One acquisition round. A failed round is released on every node that
-    /// did not refuse (a refusal means the key is someone else's), including
-    /// the ones that failed or were not waited for: on the same connection,
-    /// behind the SET, when there is one.
+    /// One acquisition round. After a failed round, whatever of ours may be
+    /// on a node is released: where the node said yes, waiting for the
+    /// answer (so nothing is left when this returns); where its answer was
+    /// not waited for or the connection broke after sending, sent without
+    /// waiting (on the same connection, behind the SET, where there is one).
+    /// A late node already got its release pipelined when it was abandoned;
+    /// refusals, connection failures and error replies set nothing.
     pub fn try_acquire(&self, ttl_ms: i64, limits: &Limits) -> Round {
         let round = self.confirm(Op::Acquire { ttl_ms }, ttl_ms, limits);
         if !round.held {
-            let maybe_ours: Vec<Node> = self
-                .nodes
-                .iter()
-                .zip(&round.votes)
-                .filter(|(_, vote)| **vote != Vote::No)
-                .map(|(node, _)| node.clone())
-                .collect();
-            if !maybe_ours.is_empty() {
-                Lease { nodes: &maybe_ours, ..*self }.release(limits);
+            let pick = |wanted: fn(&Vote) -> bool| -> Vec<Node> {
+                self.nodes.iter().zip(&round.votes).filter(|(_, v)| wanted(v)).map(|(n, _)| n.clone()).collect()
+            };
+            let said_yes = pick(|v| *v == Vote::Yes);
+            let in_doubt = pick(|v| match v {
+                Vote::Unanswered => true,
+                Vote::Failed(e) => matches!(e.cause, Cause::Io(_) | Cause::Protocol(_)),
+                _ => false,
+            });
+            let release = self.command(Op::Release);
+            if !said_yes.is_empty() {
+                fan_out(&said_yes, &release, limits, |_| false);
+            }
+            if !in_doubt.is_empty() {
+                fan_out(&in_doubt, &release, limits, |_| true);
             }
         }
         round

@@ -129,6 +129,12 @@ pub fn fan_out(
             }
             (None, Some(mut conn)) => {
                 conn.unread += 1;
+                // Nobody will read a NOSCRIPT for this one: repeat it as
+                // script text, which needs no cache (the scripts are
+                // owner-checked, so running twice is harmless).
+                if slot.wire == Wire::Sha && conn.send(&wire_bytes(Wire::Eval)).is_ok() {
+                    conn.unread += 1;
+                }
                 pool::put(&node.server, conn);
                 Vote::Unanswered
             }

@@ -2,7 +2,8 @@
 
 use std::ffi::{c_int, c_void, CStr};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ext_php_rs::flags::IniEntryPermission;
@@ -49,7 +50,42 @@ unsafe extern "C" fn accept(
     _arg3: *mut c_void,
     _stage: c_int,
 ) -> c_int {
+    CHANGES.fetch_add(1, Ordering::Relaxed);
     0
+}
+
+/// Bumped on every change of a redis_lock.* setting (ini_set, ini_restore,
+/// the end-of-request restore): parsed settings are reused until then.
+static CHANGES: AtomicU64 = AtomicU64::new(0);
+
+/// The settings a lock call needs, parsed once per change. Invalid values
+/// are kept as their error messages and reported when used.
+pub struct Settings {
+    pub server: std::result::Result<Server, String>,
+    pub prefix: Vec<u8>,
+    pub limits: std::result::Result<Limits, String>,
+}
+
+pub fn settings() -> Arc<Settings> {
+    static CACHE: Mutex<Option<(u64, Arc<Settings>)>> = Mutex::new(None);
+    let seen = CHANGES.load(Ordering::Relaxed);
+    let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((at, settings)) = cache.as_ref() {
+        if *at == seen {
+            return settings.clone();
+        }
+    }
+    let message = |fail: Fail| match fail {
+        Fail::Value(msg) => msg,
+        other => format!("{other:?}"),
+    };
+    let settings = Arc::new(Settings {
+        server: parse_server().map_err(message),
+        prefix: raw(PREFIX),
+        limits: parse_limits().map_err(message),
+    });
+    *cache = Some((seen, settings.clone()));
+    settings
 }
 
 /// phpinfo() and `php --ri` show the server without its password.
@@ -112,8 +148,8 @@ fn seconds(name: &CStr) -> Result<Duration> {
         })
 }
 
-/// Timeouts and TLS settings for new connections.
-pub fn limits() -> Result<Limits> {
+/// Timeouts and TLS settings for new connections, parsed.
+fn parse_limits() -> Result<Limits> {
     let ca = text(TLS_CA_FILE)?;
     let ca = ca.trim();
     Ok(Limits {
@@ -123,18 +159,12 @@ pub fn limits() -> Result<Limits> {
     })
 }
 
-/// `redis_lock.server`, parsed once per distinct value.
-pub fn server() -> Result<Server> {
-    static LAST: Mutex<Option<(String, Server)>> = Mutex::new(None);
-    let dsn = text(SERVER)?;
-    let mut last = LAST.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((seen, server)) = last.as_ref() {
-        if *seen == dsn {
-            return Ok(server.clone());
-        }
-    }
-    let server = Server::parse(&dsn)
-        .map_err(|e| Fail::Value(format!("redis_lock.server is not a valid server: {e}")))?;
-    *last = Some((dsn, server.clone()));
-    Ok(server)
+/// `redis_lock.server`, parsed.
+fn parse_server() -> Result<Server> {
+    Server::parse(&text(SERVER)?).map_err(|e| Fail::Value(format!("redis_lock.server is not a valid server: {e}")))
+}
+
+/// The limits now in force.
+pub fn limits() -> Result<Limits> {
+    settings().limits.clone().map_err(Fail::Value)
 }

@@ -8,6 +8,7 @@ use ext_php_rs::prelude::*;
 use super::args::{Float, Int, Str};
 use super::errors::{Fail, Result};
 use super::ini;
+use crate::engine::conn::Limits;
 use crate::engine::error;
 use crate::engine::held::{self, Held, Owner};
 use crate::engine::lease::{new_token, Acquired, Lease, Patience};
@@ -95,12 +96,12 @@ fn release(key: Str<'_>) -> Result<bool> {
 }
 
 /// The server, the prefixed key and the limits now in force.
-fn target(key: &[u8]) -> Result<(Vec<Node>, Vec<u8>, crate::engine::conn::Limits)> {
-    let server = ini::server()?;
+fn target(key: &[u8]) -> Result<(Vec<Node>, Vec<u8>, Limits)> {
+    let settings = ini::settings();
+    let server = settings.server.clone().map_err(Fail::Value)?;
     let limits = ini::limits()?;
-    let prefix = ini::raw(ini::PREFIX);
-    let mut full_key = Vec::with_capacity(prefix.len() + key.len());
-    full_key.extend_from_slice(&prefix);
+    let mut full_key = Vec::with_capacity(settings.prefix.len() + key.len());
+    full_key.extend_from_slice(&settings.prefix);
     full_key.extend_from_slice(key);
     Ok((vec![Node { server, timeout: limits.read }], full_key, limits))
 }
