@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Proxy, Redis};
+use common::{Proxied, Proxy, Redis};
 use redis_lock::engine::conn::Limits;
 use redis_lock::engine::error::Cause;
 use redis_lock::engine::lease::{new_token, quorum, Acquired, Lease, Patience};
@@ -244,15 +244,10 @@ fn a_dead_minority_is_a_failed_vote_and_a_dead_majority_is_an_outage() {
 
 #[test]
 fn the_fan_out_costs_one_round_trip_not_n() {
-    let servers: Vec<Redis> = (0..3).map(|_| Redis::start()).collect();
-    let proxies: Vec<Proxy> = servers.iter().map(|r| Proxy::start(r.port)).collect();
-    let nodes: Vec<Node> = proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2) }).collect();
+    let proxied = Proxied::start(3);
     let token = new_token();
-    let lease = Lease { nodes: &nodes, key: b"rtt", token: &token };
-    assert!(!lease.release(&limits()).held); // connect first
-    for p in &proxies {
-        p.set_delay(Duration::from_millis(100));
-    }
+    let lease = Lease { nodes: &proxied.nodes, key: b"rtt", token: &token };
+    proxied.set_delay(Duration::from_millis(100));
     let start = Instant::now();
     assert!(lease.try_acquire(10_000, &limits()).held);
     let took = start.elapsed();

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Proxy, Redis};
+use common::{Proxied, Redis};
 use redis_lock::engine::conn::Limits;
 use redis_lock::engine::lease::{drift_ms, new_token, Acquired, Lease, Patience};
 use redis_lock::engine::round::{Node, Vote};
@@ -82,15 +82,10 @@ fn two_hung_nodes_cost_their_timeout_and_still_give_a_majority() {
 
 #[test]
 fn latency_shrinks_the_validity() {
-    let servers: Vec<Redis> = (0..3).map(|_| Redis::start()).collect();
-    let proxies: Vec<Proxy> = servers.iter().map(|r| Proxy::start(r.port)).collect();
-    let nodes: Vec<Node> = proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2) }).collect();
+    let proxied = Proxied::start(3);
     let token = new_token();
-    let lease = Lease { nodes: &nodes, key: b"lat", token: &token };
-    assert!(!lease.release(&limits()).held); // connect first
-    for p in &proxies {
-        p.set_delay(Duration::from_millis(50));
-    }
+    let lease = Lease { nodes: &proxied.nodes, key: b"lat", token: &token };
+    proxied.set_delay(Duration::from_millis(50));
     let round = lease.try_acquire(10_000, &limits());
     assert!(round.held);
     let ideal = 10_000.0 - drift_ms(10_000);
@@ -100,20 +95,15 @@ fn latency_shrinks_the_validity() {
 
 #[test]
 fn an_acquisition_slower_than_the_ttl_fails_and_leaves_nothing() {
-    let servers: Vec<Redis> = (0..3).map(|_| Redis::start()).collect();
-    let proxies: Vec<Proxy> = servers.iter().map(|r| Proxy::start(r.port)).collect();
-    let nodes: Vec<Node> = proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2) }).collect();
+    let proxied = Proxied::start(3);
     let token = new_token();
-    let lease = Lease { nodes: &nodes, key: b"slow", token: &token };
-    assert!(!lease.release(&limits()).held);
-    for p in &proxies {
-        p.set_delay(Duration::from_millis(100));
-    }
+    let lease = Lease { nodes: &proxied.nodes, key: b"slow", token: &token };
+    proxied.set_delay(Duration::from_millis(100));
     let round = lease.try_acquire(150, &limits());
     assert!(!round.held, "every node said yes, but too late: {:?} validity {}", round.votes, round.validity_ms);
     assert!(round.yes() >= 2, "a majority said yes");
     assert!(round.validity_ms <= 0.0);
-    for r in &servers {
+    for r in &proxied.servers {
         assert_eq!(r.dbsize(), 0);
     }
 }

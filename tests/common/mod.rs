@@ -189,6 +189,34 @@ impl Proxy {
     }
 }
 
+/// `n` servers, each behind its own proxy, and the nodes that reach them
+/// through the proxies, already connected (so that a delay set afterwards
+/// applies to commands, not to connecting).
+pub struct Proxied {
+    pub servers: Vec<Redis>,
+    pub proxies: Vec<Proxy>,
+    pub nodes: Vec<Node>,
+}
+
+impl Proxied {
+    pub fn start(n: usize) -> Self {
+        let servers: Vec<Redis> = (0..n).map(|_| Redis::start()).collect();
+        let proxies: Vec<Proxy> = servers.iter().map(|r| Proxy::start(r.port)).collect();
+        let nodes: Vec<Node> =
+            proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2) }).collect();
+        let token = redis_lock::engine::lease::new_token();
+        let lease = redis_lock::engine::lease::Lease { nodes: &nodes, key: b"connect", token: &token };
+        lease.release(&redis_lock::engine::conn::Limits::default());
+        Proxied { servers, proxies, nodes }
+    }
+
+    pub fn set_delay(&self, d: Duration) {
+        for p in &self.proxies {
+            p.set_delay(d);
+        }
+    }
+}
+
 impl Drop for Proxy {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
