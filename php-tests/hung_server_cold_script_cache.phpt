@@ -1,5 +1,5 @@
 --TEST--
-A hung server whose script cache is empty: a lock attempt that timed out leaves no orphan lock once the server is back; a retried release() succeeds
+A hung server whose script cache is empty: a lock attempt that timed out leaves no orphan lock once the server is back; a retried release() tells whether the late release ran
 --FILE--
 <?php
 require __DIR__ . '/inc/redis_server.inc';

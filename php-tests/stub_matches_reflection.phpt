@@ -35,6 +35,14 @@ echo "classes: ", implode(', ', array_keys($fromExt['classes'])), "\n";
 echo "same classes: ", var_export(array_keys($fromStub['classes']) === array_keys($fromExt['classes']), true), "\n";
 echo "same functions: ", var_export(array_keys($fromStub['functions']) === array_keys($fromExt['functions']), true), "\n";
 echo "same constants: ", var_export(array_keys($fromStub['constants']) === array_keys($fromExt['constants']), true), "\n";
+// RedLock is among the compared classes, with its union return types.
+$red = fn (array $api) => $api['classes']['RedLock'] ?? null;
+echo "RedLock in both: ", var_export($red($fromStub) !== null && $red($fromExt) !== null, true), "\n";
+foreach (['stub' => $fromStub, 'extension' => $fromExt] as $side => $api) {
+    $m = $red($api)['methods'] ?? [];
+    echo "RedLock methods ($side): ", implode(', ', array_keys($m)), "; lock(): ", $m['lock']['returnType'] ?? '?',
+        ", extend(): ", $m['extend']['returnType'] ?? '?', ", unlock(): ", $m['unlock']['returnType'] ?? '?', "\n";
+}
 $methods = array_sum(array_map(fn ($c) => count($c['methods']), $fromExt['classes']));
 echo "methods compared: ", var_export($methods >= 2, true), "\n";
 $diff = rl_api_diff($fromStub, $fromExt);
@@ -46,5 +54,8 @@ classes: %s
 same classes: true
 same functions: true
 same constants: true
+RedLock in both: true
+RedLock methods (stub): __construct, extend, lock, unlock; lock(): array|false, extend(): array|false, unlock(): bool
+RedLock methods (extension): __construct, extend, lock, unlock; lock(): array|false, extend(): array|false, unlock(): bool
 methods compared: true
 differences: none

@@ -178,6 +178,24 @@ impl Conn {
         self.stream.write_all(packed).map_err(|e| self.error(Cause::Io(e.to_string())))
     }
 
+    /// Whether the connection can take a command: the replies it still owes
+    /// may have arrived (they are skipped here), but anything else readable
+    /// means the server closed it (a restart, an idle timeout).
+    pub fn still_open(&mut self) -> bool {
+        let pending = |c: &Conn| readable(&[c.fd()], Duration::ZERO).first().copied().unwrap_or(true);
+        while pending(self) || (self.unread > 0 && self.has_reply()) {
+            if self.unread == 0 {
+                return false;
+            }
+            match self.recv(Duration::from_millis(1)) {
+                Ok(_) => self.unread -= 1,
+                Err(e) if !e.breaks_connection() => self.unread -= 1,
+                Err(_) => return false,
+            }
+        }
+        true
+    }
+
     /// Whether a whole reply is already buffered.
     pub fn has_reply(&self) -> bool {
         matches!(frame_len(&self.buf), Ok(Some(_)))

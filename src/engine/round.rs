@@ -67,13 +67,13 @@ pub fn fan_out(
                 deadline: start + node.timeout,
                 vote: None,
             };
-            slot.reused = match pool::take(&node.server) {
-                Some(conn) => {
-                    slot.conn = Some(conn);
-                    true
-                }
-                None => false,
-            };
+            // Over several nodes the round may end before a dead pooled
+            // connection shows its EOF, and what was sent on it would be
+            // lost: check first, and open a new one if it was closed.
+            slot.conn = pool::take(&node.server).and_then(|mut conn| {
+                (nodes.len() == 1 || conn.still_open()).then_some(conn)
+            });
+            slot.reused = slot.conn.is_some();
             let bytes = wire_bytes(slot.wire);
             send(&mut slot, node, &bytes, limits, cmd);
             slot

@@ -118,11 +118,14 @@ impl RedLock {
     }
 }
 
+/// Below this a lock could never be valid: the drift allowance alone is 2 ms.
+pub const MIN_TTL_MS: i64 = 3;
+
 fn check_ttl(num: u32, ttl: i64) -> Result<()> {
-    if (1..=MAX_TTL_MS).contains(&ttl) {
+    if (MIN_TTL_MS..=MAX_TTL_MS).contains(&ttl) {
         Ok(())
     } else {
-        Err(Fail::Arg(num, format!("must be between 1 and {MAX_TTL_MS}")))
+        Err(Fail::Arg(num, format!("must be between {MIN_TTL_MS} and {MAX_TTL_MS}")))
     }
 }
 
@@ -200,7 +203,12 @@ fn member(entry: &Zval) -> std::result::Result<Member, String> {
             let secs = t.double().or_else(|| t.long().map(|l| l as f64)).ok_or(SHAPE)?;
             let valid = secs.is_finite() && secs > 0.0;
             Some(valid.then(|| Duration::try_from_secs_f64(secs).ok()).flatten().ok_or_else(|| {
-                format!("has an invalid timeout {secs} (expected seconds greater than 0)")
+                let shown = match secs {
+                    s if s.is_nan() => "NAN".to_owned(),
+                    s if s.is_infinite() => if s > 0.0 { "INF" } else { "-INF" }.to_owned(),
+                    s => s.to_string(),
+                };
+                format!("has an invalid timeout {shown} (expected seconds greater than 0)")
             })?)
         }
     };
