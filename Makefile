@@ -3,9 +3,6 @@
 
 SHELL := /bin/bash
 EXT := $(CURDIR)/target/release/libredis_lock.so
-PHP := /usr/bin/php
-# Expanded when a recipe runs, after `deps` has installed php-config.
-RUN_TESTS = $(shell php-config --extension-dir)/build/run-tests.php
 
 .PHONY: all deps build test test-rust test-php test-valgrind demo bench clean
 
@@ -23,7 +20,7 @@ test-rust: build
 	cargo test --release
 
 test-php: build
-	NO_INTERACTION=1 $(PHP) $(RUN_TESTS) -p $(PHP) -d extension=$(EXT) -q --show-diff php-tests/
+	bash scripts/php-tests.sh
 
 test-valgrind: build
 	bash scripts/valgrind.sh
