@@ -7,8 +7,8 @@
  * contenders and calls run_rounds(); each contender runs in its own long-lived PHP
  * process (worker.php), so no implementation warms or pollutes another.
  * Scenarios with several servers (RedLock over 5) start several
- * RedisServer; a userspace TCP delay proxy would be one more class here that
- * sits between a contender and a server (the kernel here has no netem).
+ * RedisServer; DelayProxy (delay_proxy.php) sits between the contenders and a
+ * server to add network latency (the kernel here has no netem).
  */
 
 declare(strict_types=1);
@@ -28,6 +28,15 @@ interface Contender
 
     /** Releases it; throws if the release did not delete our lock. */
     public function release(): void;
+}
+
+/**
+ * A contender that spreads its lock over the first nodes() servers (Redlock):
+ * the worker's check then looks for the key on all of them.
+ */
+interface OnNodes
+{
+    public function nodes(): int;
 }
 
 final class Failure extends \RuntimeException
@@ -140,6 +149,11 @@ final class RedisServer
         return false;
     }
 
+    public function pid(): int
+    {
+        return (int) proc_get_status($this->proc)['pid'];
+    }
+
     public function dsn(): string
     {
         return "redis://{$this->host}:{$this->port}";
@@ -184,6 +198,126 @@ final class RedisServer
     }
 }
 
+/**
+ * A delay_proxy.php process in front of one server: a loopback port where
+ * every byte arrives $delayMs later than it was sent, in each direction.
+ * Contenders connect to $host:$port as if it were the server.
+ */
+final class DelayProxy
+{
+    /** @var array<int, self> proxies still running, stopped at exit */
+    private static array $running = [];
+
+    private $proc;
+    private $stdin;
+    private string $pidFile;
+
+    private function __construct(public readonly string $host, public readonly int $port,
+        public readonly RedisServer $upstream, $proc, $stdin, string $pidFile)
+    {
+        $this->proc = $proc;
+        $this->stdin = $stdin;
+        $this->pidFile = $pidFile;
+    }
+
+    public function pid(): int
+    {
+        return (int) proc_get_status($this->proc)['pid'];
+    }
+
+    public static function start(RedisServer $upstream, float $delayMs): self
+    {
+        $dir = run_dir();
+        $log = "$dir/proxy-{$upstream->port}.log";
+        $cmd = [PHP_BINARY, __DIR__ . '/delay_proxy.php', "{$upstream->host}:{$upstream->port}", (string) $delayMs];
+        // stdin stays open for the proxy's lifetime: when this process goes away
+        // (even killed), the proxy reads EOF and exits.
+        $proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $log, 'a']], $pipes);
+        if ($proc === false) {
+            fail('cannot run delay_proxy.php');
+        }
+        $pid = proc_get_status($proc)['pid'];
+        $pidFile = "$dir/proxy-$pid.pid";
+        file_put_contents($pidFile, (string) $pid);
+        $line = fgets($pipes[1]);
+        fclose($pipes[1]);
+        if ($line === false || !preg_match('/^listening (\d+)$/', trim($line), $m)) {
+            proc_terminate($proc, 9);
+            proc_close($proc);
+            @unlink($pidFile);
+            fail("delay_proxy.php did not start:\n" . @file_get_contents($log));
+        }
+        $proxy = new self('127.0.0.1', (int) $m[1], $upstream, $proc, $pipes[0], $pidFile);
+        if (count(self::$running) === 0) {
+            register_shutdown_function([self::class, 'stopAll']);
+        }
+        self::$running[$proxy->port] = $proxy;
+        return $proxy;
+    }
+
+    public function stop(): void
+    {
+        if (!isset(self::$running[$this->port])) {
+            return;
+        }
+        unset(self::$running[$this->port]);
+        fclose($this->stdin);
+        proc_terminate($this->proc, 15);
+        proc_close($this->proc);
+        @unlink($this->pidFile);
+    }
+
+    public static function stopAll(): void
+    {
+        foreach (self::$running as $proxy) {
+            $proxy->stop();
+        }
+    }
+}
+
+/**
+ * Mean round trip of $n PINGs (after 10 untimed ones) to host:port over one
+ * phpredis connection, in ms.
+ */
+function ping_rtt_ms(string $host, int $port, int $n = 100): float
+{
+    $r = new \Redis();
+    $r->connect($host, $port, 1.0);
+    for ($i = 0; $i < 10; $i++) {
+        $r->ping();
+    }
+    $t = hrtime(true);
+    for ($i = 0; $i < $n; $i++) {
+        $r->ping();
+    }
+    $ms = (hrtime(true) - $t) / 1e6 / $n;
+    $r->close();
+    return $ms;
+}
+
+/**
+ * CPU time (user+sys, all threads) that processes $pids have used so far, in
+ * µs: the scheduler's own count (/proc/<pid>/task/<tid>/schedstat, in ns),
+ * else /proc/<pid>/stat in clock ticks.
+ */
+function cpu_us_of(array $pids): float
+{
+    $total = 0.0;
+    foreach ($pids as $pid) {
+        $tasks = glob("/proc/$pid/task/*/schedstat") ?: [];
+        if ($tasks) {
+            foreach ($tasks as $f) {
+                $total += (int) explode(' ', (string) @file_get_contents($f))[0] / 1e3;
+            }
+            continue;
+        }
+        $stat = (string) @file_get_contents("/proc/$pid/stat");
+        $fields = explode(' ', substr($stat, (int) strrpos($stat, ')') + 2));
+        $total += ((int) ($fields[11] ?? 0) + (int) ($fields[12] ?? 0)) * 1e6 / 100;
+    }
+    return $total;
+}
+
 function median(array $xs): float
 {
     sort($xs);
@@ -204,7 +338,7 @@ final class Worker
         foreach ($ini as $key => $value) {
             array_push($cmd, '-d', "$key=$value");
         }
-        $serverList = implode(',', array_map(fn (RedisServer $s) => "{$s->host}:{$s->port}", $servers));
+        $serverList = implode(',', array_map(fn (RedisServer|DelayProxy $s) => "{$s->host}:{$s->port}", $servers));
         array_push($cmd, __DIR__ . '/worker.php', $name, $serverList);
         $this->errFile = run_dir() . "/worker-$name.err";
         $this->proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['file', $this->errFile, 'w']], $this->pipes);
@@ -214,12 +348,12 @@ final class Worker
         $this->expect('ready');
     }
 
-    /** Runs cycles for $seconds; returns ['rate' => cycles/s, 'cpu' => CPU µs per cycle]. */
+    /** Runs cycles for $seconds; returns ['rate' => cycles/s, 'cpu' => CPU µs per cycle, 'cycles' => n]. */
     public function run(float $seconds): array
     {
         fwrite($this->pipes[0], "run $seconds\n");
         $res = json_decode($this->expect('{'), true);
-        return ['rate' => $res['cycles'] / $res['seconds'], 'cpu' => $res['cpu_us'] / $res['cycles']];
+        return ['rate' => $res['cycles'] / $res['seconds'], 'cpu' => $res['cpu_us'] / $res['cycles'], 'cycles' => $res['cycles']];
     }
 
     private function expect(string $prefix): string
@@ -251,13 +385,17 @@ final class Worker
  * short rounds interleave the contenders finely, so that load from elsewhere
  * on the machine lands on all of them alike; medians drop the outliers.
  * Aborts on the first failed cycle. Returns, per contender and round,
- * ['rate' => cycles/s, 'cpu' => the worker's own CPU µs (user+sys) per cycle].
+ * ['rate' => cycles/s, 'cpu' => the worker's own CPU µs (user+sys) per cycle,
+ *  'watch' => [group => CPU µs per cycle of the $watch processes]].
  *
  * @param list<string> $contenders file names under contenders/, without .php
- * @param list<RedisServer> $servers
+ * @param list<RedisServer|DelayProxy> $servers where the contenders connect (all get the same list)
  * @param array<string, string> $ini extra -d settings for the workers
+ * @param array<string, list<int>> $watch groups of other processes (servers,
+ *        proxies) whose CPU time is counted during each run: only one worker
+ *        runs at a time, so it is that worker's load on them
  */
-function run_rounds(array $contenders, array $servers, int $rounds, float $seconds, array $ini = []): array
+function run_rounds(array $contenders, array $servers, int $rounds, float $seconds, array $ini = [], array $watch = []): array
 {
     $workers = [];
     try {
@@ -270,7 +408,12 @@ function run_rounds(array $contenders, array $servers, int $rounds, float $secon
             $progress = [];
             for ($i = 0; $i < $k; $i++) {
                 $name = $contenders[($round + $i) % $k];
+                $before = array_map(fn (array $pids) => cpu_us_of($pids), $watch);
                 $run = $workers[$name]->run($seconds);
+                $run['watch'] = [];
+                foreach ($watch as $group => $pids) {
+                    $run['watch'][$group] = (cpu_us_of($pids) - $before[$group]) / $run['cycles'];
+                }
                 $results[$name][] = $run;
                 $progress[] = sprintf('%s %.0f/s', $name, $run['rate']);
             }
@@ -299,13 +442,14 @@ function so_path(): string
  *
  * @param array<string, list<array{rate: float, cpu: float}>> $results from run_rounds()
  * @param array<string, string> $labels name => what the table calls it
+ * @param ?string $referenceName what the last column's header calls the reference (default: its label)
  */
-function table(array $results, array $labels, string $reference): string
+function table(array $results, array $labels, string $reference, ?string $referenceName = null): string
 {
     $us = fn (array $runs) => median(array_map(fn ($r) => 1e6 / $r['rate'], $runs));
     $refUs = $us($results[$reference]);
     $lines = [
-        '| implementation | cycles/s | µs/cycle | cycle time vs ' . $labels[$reference] . ' |',
+        '| implementation | cycles/s | µs/cycle | cycle time vs ' . ($referenceName ?? $labels[$reference]) . ' |',
         '|---|---:|---:|---:|',
     ];
     foreach ($results as $name => $runs) {
@@ -313,6 +457,85 @@ function table(array $results, array $labels, string $reference): string
             $labels[$name], number_format(median(array_column($runs, 'rate'))), $us($runs), $us($runs) / $refUs);
     }
     return implode("\n", $lines) . "\n";
+}
+
+/**
+ * Cycle-time ratio $a / $b over the medians, and the median of the same ratio
+ * taken round by round (each round's runs are close in time, so it is less
+ * exposed to load that drifts during the run).
+ *
+ * @return array{0: float, 1: float}
+ */
+function cycle_ratio(array $results, string $a, string $b): array
+{
+    $us = fn (string $name) => median(array_map(fn ($r) => 1e6 / $r['rate'], $results[$name]));
+    $paired = median(array_map(fn ($x, $y) => $y['rate'] / $x['rate'], $results[$a], $results[$b]));
+    return [$us($a) / $us($b), $paired];
+}
+
+/** The warning printed when the middle half of some contender's rounds spans over 20 % of its median ('' if none). */
+function noise_note(array $results, array $labels, ?float $pressure = null): string
+{
+    $psi = $pressure === null ? '' : sprintf('CPU pressure during the runs: some task was waiting for a CPU %.0f %% of the time '
+        . "(/proc/pressure/cpu, the benchmark's own processes included).\n\n", $pressure);
+    $noisy = array_filter($results, function (array $runs): bool {
+        $rates = array_column($runs, 'rate');
+        sort($rates);
+        $n = count($rates);
+        return ($rates[intdiv(3 * $n, 4)] - $rates[intdiv($n, 4)]) > 0.2 * median($rates);
+    });
+    if (!$noisy) {
+        return $psi;
+    }
+    return $psi . 'Noisy machine: the middle half of the rounds of ' . implode(', ', array_map(fn ($n) => $labels[$n], array_keys($noisy)))
+        . " spans more than 20 % of the median (spread below). Other load on the machine (see /proc/pressure/cpu) "
+        . "moved the results; rerun when it is quiet, or with more rounds.\n\n";
+}
+
+/** The collapsed table of slowest/fastest rounds and CPU time per cycle. */
+function spread_details(array $results, array $labels): string
+{
+    $groups = array_keys(reset($results)[0]['watch'] ?? []);
+    $out = "<details><summary>spread over rounds; CPU time of the PHP process per cycle"
+        . ($groups ? ' and of the ' . implode(' and the ', $groups) : '') . "</summary>\n\n"
+        . '| implementation | slowest round, cycles/s | fastest round, cycles/s | CPU µs/cycle (median) |'
+        . implode('', array_map(fn ($g) => " $g' CPU µs/cycle (median) |", $groups)) . "\n"
+        . '|---|---:|---:|---:|' . str_repeat('---:|', count($groups)) . "\n";
+    foreach ($results as $name => $runs) {
+        $rates = array_column($runs, 'rate');
+        $out .= sprintf("| %s | %s | %s | %.1f |", $labels[$name], number_format(min($rates)), number_format(max($rates)),
+            median(array_column($runs, 'cpu')));
+        foreach ($groups as $g) {
+            $out .= sprintf(' %.1f |', median(array_map(fn ($r) => $r['watch'][$g], $runs)));
+        }
+        $out .= "\n";
+    }
+    return $out . "\n</details>\n";
+}
+
+/**
+ * Share of wall time, since $since (from pressure_mark()), during which some
+ * runnable task waited for a CPU (/proc/pressure/cpu "some"): load from the
+ * benchmark's own processes and from anything else on the machine. Null
+ * without PSI.
+ */
+function cpu_pressure_since(?array $since): ?float
+{
+    $now = pressure_mark();
+    if ($since === null || $now === null) {
+        return null;
+    }
+    return ($now[0] - $since[0]) / max(1, $now[1] - $since[1]) * 100;
+}
+
+/** [stall µs total, monotonic µs] for cpu_pressure_since(). */
+function pressure_mark(): ?array
+{
+    $psi = @file_get_contents('/proc/pressure/cpu');
+    if ($psi === false || !preg_match('/^some .*total=(\d+)/m', $psi, $m)) {
+        return null;
+    }
+    return [(int) $m[1], intdiv(hrtime(true), 1000)];
 }
 
 /** One line of machine facts for under the table. */

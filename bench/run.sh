@@ -1,20 +1,35 @@
 #!/usr/bin/env bash
-# Benchmarks RedisMutexLock beside the peers PHP applications use today, on
-# throwaway redis-servers of its own (free loopback ports, no persistence).
+# Benchmarks RedisMutexLock and RedLock beside the peers PHP applications use
+# today, on throwaway redis-servers of its own (free loopback ports, no
+# persistence) and, for redlock-proxied, userspace delay proxies in front of them.
 # Prints Markdown and writes it to bench/results/latest.md.
 #
-#   REDIS_LOCK_SO   the extension (default: target/release/libredis_lock.so)
-#   BENCH_ROUNDS    interleaved rounds (default 20)
-#   BENCH_SECONDS   seconds per implementation per round (default 0.25)
+#   BENCH_SCENARIOS        which scenarios, in order (default "mutex redlock redlock-proxied"):
+#                            mutex            RedisMutexLock, one server
+#                            redlock          RedLock over 5 servers, loopback
+#                            redlock-proxied  the same, each server behind a proxy adding 2 ms each way
+#   REDIS_LOCK_SO          the extension (default: target/release/libredis_lock.so)
+#   BENCH_ROUNDS           interleaved rounds, mutex and redlock (default 20)
+#   BENCH_SECONDS          seconds per implementation per round, mutex and redlock (default 0.25)
+#   BENCH_PROXIED_ROUNDS   interleaved rounds, redlock-proxied (default 10)
+#   BENCH_PROXIED_SECONDS  seconds per implementation per round, redlock-proxied (default 0.5)
+#   BENCH_PROXY_DELAY_MS   delay each way, redlock-proxied (default 2)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 command_line="bash bench/run.sh"
-for v in BENCH_SECONDS BENCH_ROUNDS REDIS_LOCK_SO; do
-    if [[ -n "${!v:-}" ]]; then command_line="$v=${!v} $command_line"; fi
+for v in BENCH_SECONDS BENCH_ROUNDS BENCH_PROXIED_SECONDS BENCH_PROXIED_ROUNDS BENCH_PROXY_DELAY_MS BENCH_SCENARIOS REDIS_LOCK_SO; do
+    if [[ -n "${!v:-}" ]]; then command_line="$v=$(printf '%q' "${!v}") $command_line"; fi
 done
 export BENCH_COMMAND="$command_line"
 export REDIS_LOCK_SO="${REDIS_LOCK_SO:-$here/../target/release/libredis_lock.so}"
+scenarios="${BENCH_SCENARIOS:-mutex redlock redlock-proxied}"
+for s in $scenarios; do
+    case "$s" in
+        mutex|redlock|redlock-proxied) ;;
+        *) echo "bench: unknown scenario '$s' in BENCH_SCENARIOS (known: mutex redlock redlock-proxied)" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 command -v php >/dev/null || missing+=("php8.2-cli (no php on PATH)")
@@ -42,7 +57,7 @@ if php -r 'exit(extension_loaded("redis_lock") ? 0 : 1);'; then
     exit 1
 fi
 
-# Servers record their pids here; whatever is still running at exit gets stopped.
+# Servers and proxies record their pids here; whatever is still running at exit gets stopped.
 export BENCH_RUN_DIR="$(mktemp -d /tmp/redis_lock_bench.XXXXXX)"
 scenario_pid=""
 cleanup() {
@@ -51,8 +66,9 @@ cleanup() {
     for f in "$BENCH_RUN_DIR"/*.pid; do
         [[ -f "$f" ]] || continue
         pid="$(cat "$f")"
-        # Only a redis-server we started (the pid may have been reused).
-        if [[ "$(cat /proc/"$pid"/comm 2>/dev/null)" == redis-server* ]]; then
+        # Only a redis-server or delay proxy we started (the pid may have been reused).
+        if [[ "$(cat /proc/"$pid"/comm 2>/dev/null)" == redis-server* ]] ||
+           tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "/delay_proxy.php"; then
             kill "$pid" 2>/dev/null || true
         fi
     done
@@ -67,15 +83,22 @@ export REDIS_LOCK_SO="$BENCH_RUN_DIR/redis_lock.so"
 
 mkdir -p "$here/results"
 out="$BENCH_RUN_DIR/out.md"
-scenario() { # runs bench/scenario_$1.php, appending its Markdown to $out
+scenario() { # runs bench/scenario_$1.php [args], appending its Markdown to $out
+    local file="$1"
+    shift
     # In the background so that a signal reaches the trap at once.
-    php -d extension="$REDIS_LOCK_SO" "$here/scenario_$1.php" >>"$out" &
+    php -d extension="$REDIS_LOCK_SO" "$here/scenario_$file.php" "$@" >>"$out" &
     scenario_pid=$!
     wait "$scenario_pid"
     scenario_pid=""
 }
-scenario mutex
-# Later scenarios (RedLock over 5 servers, with a delay proxy) go here.
+for s in $scenarios; do
+    case "$s" in
+        mutex) scenario mutex ;;
+        redlock) scenario redlock loopback ;;
+        redlock-proxied) scenario redlock proxied ;;
+    esac
+done
 
 cat "$out"
 cp "$out" "$here/results/latest.md"

@@ -29,8 +29,10 @@ try {
     note("redis-server {$server->version()} on {$server->host}:{$server->port}; "
         . "$rounds rounds × " . count($labels) . " implementations × {$seconds} s");
 
+    $mark = pressure_mark();
     $results = run_rounds(array_keys($labels), [$server], $rounds, $seconds,
         ['redis_lock.server' => $server->dsn()]);
+    $pressure = cpu_pressure_since($mark);
 
     $usPerCycle = fn (string $name) => median(array_map(fn ($r) => 1e6 / $r['rate'], $results[$name]));
     $refUs = $usPerCycle($reference);
@@ -47,29 +49,11 @@ try {
     printf("Medians over %d interleaved rounds of %s s per implementation (rotating order; one long-lived PHP process "
         . "per implementation with one reused client; TTL %d s, same key each cycle); every cycle succeeded.\n\n",
         $rounds, $seconds, TTL_SECONDS);
-    // Noise: the middle half of an implementation's rounds spans over 20 % of its median.
-    $noisy = array_filter($results, function (array $runs): bool {
-        $rates = array_column($runs, 'rate');
-        sort($rates);
-        $n = count($rates);
-        return ($rates[intdiv(3 * $n, 4)] - $rates[intdiv($n, 4)]) > 0.2 * median($rates);
-    });
-    if ($noisy) {
-        echo 'Noisy machine: the middle half of the rounds of ', implode(', ', array_map(fn ($n) => $labels[$n], array_keys($noisy))),
-            " spans more than 20 % of the median (spread below). Other load on the machine (see /proc/pressure/cpu) "
-            . "moved the results; rerun when it is quiet, or with more rounds.\n\n";
-    }
+    echo noise_note($results, $labels, $pressure);
     echo 'Machine: ', machine_facts($server), "\n\n";
     echo 'Command: `', getenv('BENCH_COMMAND') ?: 'bash bench/run.sh', "`\n\n";
 
-    echo "<details><summary>spread over rounds; CPU time of the PHP process per cycle</summary>\n\n";
-    echo "| implementation | slowest round, cycles/s | fastest round, cycles/s | CPU µs/cycle (median) |\n|---|---:|---:|---:|\n";
-    foreach ($results as $name => $runs) {
-        $rates = array_column($runs, 'rate');
-        printf("| %s | %s | %s | %.1f |\n", $labels[$name], number_format(min($rates)), number_format(max($rates)),
-            median(array_column($runs, 'cpu')));
-    }
-    echo "\n</details>\n";
+    echo spread_details($results, $labels);
 } catch (Failure $e) {
     note('benchmark aborted: ' . $e->getMessage());
     exit(1);

@@ -39,20 +39,43 @@ try {
     $make = require __DIR__ . "/contenders/$name.php";
     $c = $make($servers);
 
-    // Sanity check, untimed: the lock is really taken with our TTL, and really released.
-    $check = new \Redis();
-    $check->connect($servers[0]['host'], $servers[0]['port'], 1.0);
+    // Sanity check, untimed: the lock is really taken with our TTL, and really
+    // released. A Redlock contender (OnNodes) must hold it on a majority of its
+    // nodes right after acquire (the others may still have the SET in flight:
+    // a fan-out returns once a majority answered), and it must be gone from
+    // all of them shortly after release.
+    $nodes = $c instanceof OnNodes ? $c->nodes() : 1;
+    $checks = [];
+    foreach (array_slice($servers, 0, $nodes) as $s) {
+        $check = new \Redis();
+        $check->connect($s['host'], $s['port'], 1.0);
+        $checks["{$s['host']}:{$s['port']}"] = $check;
+    }
     $key = $c->redisKey();
     $c->acquire();
-    $pttl = $check->pttl($key);
-    if ($pttl <= (TTL_SECONDS - 1) * 1000 || $pttl > TTL_SECONDS * 1000) {
-        fail("after acquire, PTTL $key is $pttl ms, expected about " . TTL_SECONDS * 1000);
+    $held = 0;
+    foreach ($checks as $where => $check) {
+        $pttl = $check->pttl($key);
+        if ($pttl > (TTL_SECONDS - 1) * 1000 && $pttl <= TTL_SECONDS * 1000) {
+            $held++;
+        } elseif ($nodes === 1 || $pttl !== -2) {
+            fail("after acquire, PTTL $key on $where is $pttl ms, expected about " . TTL_SECONDS * 1000);
+        }
+    }
+    if ($held < intdiv($nodes, 2) + 1) {
+        fail("after acquire, $key is held on $held of $nodes nodes only");
     }
     $c->release();
-    if ($check->exists($key)) {
-        fail("after release, $key still exists");
+    $until = hrtime(true) + ($nodes === 1 ? 0 : 1_000_000_000);
+    do {
+        $left = array_keys(array_filter($checks, fn (\Redis $check) => $check->exists($key)));
+    } while ($left && hrtime(true) < $until && usleep(1000) === null);
+    if ($left) {
+        fail("after release, $key still exists on " . implode(', ', $left));
     }
-    $check->close();
+    foreach ($checks as $check) {
+        $check->close();
+    }
 
     // Warm-up: connections, autoloading, script caches.
     $until = hrtime(true) + 200_000_000;

@@ -82,7 +82,20 @@ pub fn fan_out(
 
     loop {
         let tally = tally(&slots);
-        if tally.pending == 0 || decided(&tally) {
+        if tally.pending == 0 {
+            break;
+        }
+        if decided(&tally) {
+            // Take the replies that are already here: each one read now is
+            // a command that needs no repeat and no skipping later.
+            let fds: Vec<_> = slots.iter().map(|s| if s.vote.is_none() { s.conn.as_ref().map(Conn::fd) } else { None }).collect();
+            let live: Vec<_> = fds.iter().flatten().copied().collect();
+            let mut ready = readable(&live, Duration::ZERO).into_iter();
+            for i in 0..slots.len() {
+                if fds[i].is_some() && (ready.next() == Some(true) || slots[i].conn.as_ref().is_some_and(Conn::has_reply)) {
+                    receive(&mut slots[i], &nodes[i], limits, cmd, &mut wire_bytes);
+                }
+            }
             break;
         }
         let now = Instant::now();
