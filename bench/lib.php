@@ -39,6 +39,32 @@ interface OnNodes
     public function nodes(): int;
 }
 
+/**
+ * acquire()/release() of the symfony/lock contenders: a Lock from
+ * $this->factory, as an application uses it.
+ */
+trait SymfonyLockCycle
+{
+    private ?\Symfony\Component\Lock\LockInterface $lock = null;
+
+    public function redisKey(): string
+    {
+        return self::KEY;
+    }
+
+    public function acquire(): void
+    {
+        $this->lock = $this->factory->createLock(self::KEY, TTL_SECONDS);
+        $this->lock->acquire() || fail('Lock::acquire() returned false');
+    }
+
+    public function release(): void
+    {
+        $this->lock->release(); // throws LockReleasingException on failure
+        $this->lock = null;
+    }
+}
+
 final class Failure extends \RuntimeException
 {
 }

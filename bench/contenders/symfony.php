@@ -16,7 +16,6 @@ declare(strict_types=1);
 namespace Bench;
 
 use Symfony\Component\Lock\LockFactory;
-use Symfony\Component\Lock\LockInterface;
 use Symfony\Component\Lock\Store\RedisStore;
 
 require_once 'Symfony/Component/Lock/autoload.php';
@@ -24,30 +23,14 @@ require_once 'Symfony/Component/Lock/autoload.php';
 return fn (array $servers): Contender => new class($servers[0]['host'], $servers[0]['port']) implements Contender {
     private const KEY = 'bench:symfony';
 
+    use SymfonyLockCycle;
+
     private LockFactory $factory;
-    private ?LockInterface $lock = null;
 
     public function __construct(string $host, int $port)
     {
         $redis = new \Redis();
         $redis->pconnect($host, $port, 1.0);
         $this->factory = new LockFactory(new RedisStore($redis));
-    }
-
-    public function redisKey(): string
-    {
-        return self::KEY;
-    }
-
-    public function acquire(): void
-    {
-        $this->lock = $this->factory->createLock(self::KEY, TTL_SECONDS);
-        $this->lock->acquire() || fail('Lock::acquire() returned false');
-    }
-
-    public function release(): void
-    {
-        $this->lock->release(); // throws LockReleasingException on failure
-        $this->lock = null;
     }
 };

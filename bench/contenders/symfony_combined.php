@@ -17,7 +17,6 @@ declare(strict_types=1);
 namespace Bench;
 
 use Symfony\Component\Lock\LockFactory;
-use Symfony\Component\Lock\LockInterface;
 use Symfony\Component\Lock\Store\CombinedStore;
 use Symfony\Component\Lock\Store\RedisStore;
 use Symfony\Component\Lock\Strategy\ConsensusStrategy;
@@ -27,8 +26,9 @@ require_once 'Symfony/Component/Lock/autoload.php';
 return fn (array $servers): Contender => new class($servers) implements Contender, OnNodes {
     private const KEY = 'bench:symfony_combined';
 
+    use SymfonyLockCycle;
+
     private LockFactory $factory;
-    private ?LockInterface $lock = null;
 
     public function __construct(private array $servers)
     {
@@ -41,25 +41,9 @@ return fn (array $servers): Contender => new class($servers) implements Contende
         $this->factory = new LockFactory(new CombinedStore($stores, new ConsensusStrategy()));
     }
 
-    public function redisKey(): string
-    {
-        return self::KEY;
-    }
 
     public function nodes(): int
     {
         return count($this->servers);
-    }
-
-    public function acquire(): void
-    {
-        $this->lock = $this->factory->createLock(self::KEY, TTL_SECONDS);
-        $this->lock->acquire() || fail('Lock::acquire() returned false');
-    }
-
-    public function release(): void
-    {
-        $this->lock->release(); // throws LockReleasingException on failure
-        $this->lock = null;
     }
 };
