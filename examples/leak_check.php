@@ -1,6 +1,8 @@
 <?php
 // Run by `make test-valgrind`: every code path of the extension, many times.
-$cycles = (int) ($argv[1] ?? 3000);
+// Arguments: the ports of three throwaway servers (the first is redis_lock.server).
+$cycles = 3000;
+$ports = array_slice($argv, 1, 3);
 $ok = 0;
 for ($i = 0; $i < $cycles; $i++) {
     $key = "leak-$i-\0\r\n" . str_repeat('x', $i % 64);
@@ -33,5 +35,37 @@ ini_set('redis_lock.server', 'nonsense');
 try { RedisMutexLock::lock('k'); } catch (ValueError $e) { $errors++; }
 ini_set('redis_lock.server', $server);
 RedisMutexLock::lock('held-at-exit');                  // released at request shutdown
-printf("%d of %d checks passed, %d errors thrown\n", $ok, 4 * $cycles, $errors);
-exit($ok === 4 * $cycles && $errors === 751 ? 0 : 1);
+
+// RedLock over the three servers: lock, extend, unlock, refusals, errors.
+$redlock = new RedLock(array_map(fn ($p) => ['127.0.0.1', (int) $p, 0.5], $ports), 0, 1);
+$red = 0;
+for ($i = 0; $i < 500; $i++) {
+    $lock = $redlock->lock("red-$i", 10000);
+    $red += (int) is_array($lock);
+    $red += (int) ($redlock->lock("red-$i", 10000) === false);
+    $lock = $redlock->extend($lock, 20000);
+    $red += (int) is_array($lock);
+    $red += (int) $redlock->unlock($lock);
+}
+$half = new RedLock(['redis://127.0.0.1:' . $ports[0], ['127.0.0.1', 1], ['127.0.0.1', 2]], 0, 2);
+for ($i = 0; $i < 50; $i++) {
+    try { $half->lock('k', 1000); } catch (RedisLockException $e) { $errors++; }
+}
+$redCalls = [
+    fn () => new RedLock([]),
+    fn () => new RedLock([['127.0.0.1', 0]]),
+    fn () => new RedLock(['x']),
+    fn () => new RedLock([['127.0.0.1', 1], ['127.0.0.1', 1]]),
+    fn () => $redlock->lock('', 10),
+    fn () => $redlock->lock('k', 0),
+    fn () => $redlock->unlock(['resource' => 'k']),
+    fn () => $redlock->extend([], 10),
+];
+for ($i = 0; $i < 50; $i++) {
+    foreach ($redCalls as $call) {
+        try { $call(); } catch (Throwable $e) { $errors++; }
+    }
+}
+$redlock->lock('red-held-at-exit', 10000);             // released at request shutdown
+printf("%d of %d checks passed, %d of %d RedLock checks, %d errors thrown\n", $ok, 4 * $cycles, $red, 2000, $errors);
+exit($ok === 4 * $cycles && $red === 2000 && $errors === 1201 ? 0 : 1);
