@@ -66,6 +66,7 @@ impl Write for Stream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Stream::Tcp(s) => s.write(buf),
+            // std sends with MSG_NOSIGNAL: a closed peer is an error, not SIGPIPE.
             Stream::Unix(s) => s.write(buf),
             Stream::Tls(s) => s.write(buf),
         }

@@ -74,8 +74,7 @@ pub fn fan_out(
                 (nodes.len() == 1 || conn.still_open()).then_some(conn)
             });
             slot.reused = slot.conn.is_some();
-            let bytes = wire_bytes(slot.wire);
-            send(&mut slot, node, &bytes, limits, cmd);
+            send(&mut slot, node, limits, &mut wire_bytes);
             slot
         })
         .collect();
@@ -180,11 +179,13 @@ fn abandon(slot: &mut Slot, cmd: &Command<'_>) {
     }
 }
 
-/// Writes the command, opening a connection when there is none and retrying
-/// once on a fresh one when a pooled connection turns out to be dead.
-fn send(slot: &mut Slot, node: &Node, bytes: &[u8], limits: &Limits, cmd: &Command<'_>) {
+/// Writes the command in the slot's current form, opening a connection when
+/// there is none and retrying once on a fresh one when a pooled connection
+/// turns out to be dead (in the idempotent form: the first write may have
+/// reached the server).
+fn send(slot: &mut Slot, node: &Node, limits: &Limits, wire_bytes: &mut impl FnMut(Wire) -> Vec<u8>) {
     if let Some(conn) = slot.conn.as_mut() {
-        match conn.send(bytes) {
+        match conn.send(&wire_bytes(slot.wire)) {
             Ok(()) => return,
             Err(e) if !slot.reused => {
                 slot.conn = None;
@@ -195,12 +196,10 @@ fn send(slot: &mut Slot, node: &Node, bytes: &[u8], limits: &Limits, cmd: &Comma
                 slot.conn = None;
                 slot.reused = false;
                 slot.wire = Command::resend_wire(slot.wire);
-                let bytes = cmd.pack(slot.wire);
-                return open_and_send(slot, node, &bytes, limits);
             }
         }
     }
-    open_and_send(slot, node, bytes, limits)
+    open_and_send(slot, node, &wire_bytes(slot.wire), limits)
 }
 
 fn open_and_send(slot: &mut Slot, node: &Node, bytes: &[u8], limits: &Limits) {
@@ -248,8 +247,7 @@ fn receive(
         Err(NodeError { cause: Cause::Reply(msg), .. }) if is_noscript(&msg) && slot.wire != Wire::Eval => {
             // A restarted server or SCRIPT FLUSH lost the script cache.
             slot.wire = Wire::Eval;
-            let bytes = wire_bytes(Wire::Eval);
-            send(slot, node, &bytes, limits, cmd);
+            send(slot, node, limits, wire_bytes);
         }
         Err(e) if !e.breaks_connection() => slot.vote = Some(Vote::Failed(e)),
         Err(e) => {
