@@ -67,7 +67,8 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     match lease.acquire(lock_second * 1000, patience, &limits) {
         Acquired::Held { .. } => {
             let owner = Owner::Mutex(nodes[0].server.clone(), full_key.clone());
-            held::insert(owner, Held { nodes, key: full_key, token });
+            let expires = held::expiry_after(Duration::from_secs(lock_second as u64));
+            held::insert(owner, Held { nodes, key: full_key, token, expires });
             Ok(true)
         }
         Acquired::Busy(_) => Ok(false),

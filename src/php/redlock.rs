@@ -71,7 +71,8 @@ impl RedLock {
         match lease.acquire(ttl, patience, &limits) {
             Acquired::Held { validity_ms } => {
                 let array = lock_array(validity_ms, resource, &token)?;
-                held::insert(Owner::RedLock(token.clone()), Held { nodes, key: resource.to_vec(), token });
+                let expires = held::expiry_after(Duration::from_millis(ttl as u64));
+                held::insert(Owner::RedLock(token.clone()), Held { nodes, key: resource.to_vec(), token, expires });
                 Ok(array)
             }
             Acquired::Busy(_) => Ok(false_zval()),
@@ -105,6 +106,7 @@ impl RedLock {
         if !round.held {
             return Ok(false_zval());
         }
+        held::extend(&Owner::RedLock(token.clone()), held::expiry_after(Duration::from_millis(ttl as u64)));
         lock_array(round.validity_ms, &resource, &token)
     }
 }
