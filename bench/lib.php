@@ -65,6 +65,32 @@ trait SymfonyLockCycle
     }
 }
 
+/**
+ * The Redlock-shaped contenders ($this->redlock->lock() returns the lock
+ * array, over $this->servers): key, node count and acquire(); each keeps
+ * its own release(), since their unlock() results differ.
+ */
+trait RedlockArrayCycle
+{
+    private array|false $lock = false;
+
+    public function redisKey(): string
+    {
+        return self::KEY;
+    }
+
+    public function nodes(): int
+    {
+        return count($this->servers);
+    }
+
+    public function acquire(): void
+    {
+        $this->lock = $this->redlock->lock(self::KEY, TTL_SECONDS * 1000);
+        is_array($this->lock) || fail(get_class($this->redlock) . '::lock() returned ' . var_export($this->lock, true));
+    }
+}
+
 final class Failure extends \RuntimeException
 {
 }

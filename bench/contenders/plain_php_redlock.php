@@ -17,28 +17,13 @@ require_once __DIR__ . '/../reference/RedLock.php';
 return fn (array $servers): Contender => new class($servers) implements Contender, OnNodes {
     private const KEY = 'bench:plain_php_redlock';
 
+    use RedlockArrayCycle;
+
     private Reference\RedLock $redlock;
-    private array|false $lock = false;
 
     public function __construct(private array $servers)
     {
         $this->redlock = new Reference\RedLock(array_map(fn (array $s) => [$s['host'], $s['port'], 1.0], $servers));
-    }
-
-    public function redisKey(): string
-    {
-        return self::KEY;
-    }
-
-    public function nodes(): int
-    {
-        return count($this->servers);
-    }
-
-    public function acquire(): void
-    {
-        $this->lock = $this->redlock->lock(self::KEY, TTL_SECONDS * 1000);
-        is_array($this->lock) || fail('plain-PHP RedLock::lock() returned ' . var_export($this->lock, true));
     }
 
     public function release(): void

@@ -15,8 +15,9 @@ namespace Bench;
 return fn (array $servers): Contender => new class($servers) implements Contender, OnNodes {
     private const KEY = 'bench:redlock';
 
+    use RedlockArrayCycle;
+
     private \RedLock $redlock;
-    private array|false $lock = false;
 
     public function __construct(private array $servers)
     {
@@ -24,22 +25,6 @@ return fn (array $servers): Contender => new class($servers) implements Contende
             fail('the redis_lock extension is not loaded');
         }
         $this->redlock = new \RedLock(array_map(fn (array $s) => [$s['host'], $s['port']], $servers));
-    }
-
-    public function redisKey(): string
-    {
-        return self::KEY;
-    }
-
-    public function nodes(): int
-    {
-        return count($this->servers);
-    }
-
-    public function acquire(): void
-    {
-        $this->lock = $this->redlock->lock(self::KEY, TTL_SECONDS * 1000);
-        is_array($this->lock) || fail('RedLock::lock() returned ' . var_export($this->lock, true));
     }
 
     public function release(): void
