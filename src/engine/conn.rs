@@ -163,10 +163,6 @@ impl Conn {
         Ok(())
     }
 
-    pub fn label(&self) -> &str {
-        &self.label
-    }
-
     pub fn fd(&self) -> RawFd {
         self.stream.as_raw_fd()
     }
@@ -250,7 +246,6 @@ impl Conn {
         self.send(packed)?;
         self.recv(timeout)
     }
-
 }
 
 enum Reply {

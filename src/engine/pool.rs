@@ -21,8 +21,3 @@ pub fn put(server: &Server, conn: Conn) {
         None => idle.push((server.clone(), conn)),
     });
 }
-
-/// Number of idle connections.
-pub fn idle_count() -> usize {
-    IDLE.with(|idle| idle.len())
-}
