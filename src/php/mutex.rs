@@ -100,7 +100,7 @@ fn release(key: Str<'_>) -> Result<bool> {
 fn target(key: &[u8]) -> Result<(Vec<Node>, Vec<u8>, Limits)> {
     let settings = ini::settings();
     let server = settings.server.clone().map_err(Fail::Value)?;
-    let limits = ini::limits()?;
+    let limits = settings.limits.clone().map_err(Fail::Value)?;
     let mut full_key = Vec::with_capacity(settings.prefix.len() + key.len());
     full_key.extend_from_slice(&settings.prefix);
     full_key.extend_from_slice(key);
