@@ -15,5 +15,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::redlock::RedLock>()
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::shutdown::request_shutdown)
+        .post_deactivate_function(php::shutdown::post_deactivate)
         .info_function(php::info::module_info)
 }

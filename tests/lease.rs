@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use common::{Proxied, Proxy, Redis};
 use redis_lock::engine::conn::Limits;
 use redis_lock::engine::error::Cause;
-use redis_lock::engine::lease::{new_token, quorum, Acquired, Lease, Patience};
+use redis_lock::engine::lease::{new_token, quorum, Outcome, Lease, Patience};
 use redis_lock::engine::round::{Node, Vote};
 
 const T: Duration = Duration::from_millis(500);
@@ -29,15 +29,15 @@ fn acquire_sets_our_token_with_the_ttl_and_release_deletes_it() {
     let lease = Lease { nodes: &nodes, key: b"lock:a", token: &token };
 
     let round = lease.try_acquire(20_000, &limits());
-    assert!(round.held);
-    assert!(round.validity_ms > 19_000.0 && round.validity_ms < 20_000.0 - 202.0 + 1.0, "{}", round.validity_ms);
+    assert!(round.held());
+    assert!(round.validity_ms() > 19_000.0 && round.validity_ms() < 20_000.0 - 202.0 + 1.0, "{}", round.validity_ms());
     assert_eq!(redis.get(b"lock:a"), Some(token.clone().into_bytes()));
     let pttl = redis.pttl(b"lock:a");
     assert!(pttl > 19_000 && pttl <= 20_000, "{pttl}");
 
-    assert!(lease.release(&limits()).held);
+    assert!(lease.release(&limits()).held());
     assert_eq!(redis.get(b"lock:a"), None);
-    assert!(!lease.release(&limits()).held, "a second release finds nothing of ours");
+    assert!(!lease.release(&limits()).held(), "a second release finds nothing of ours");
 }
 
 #[test]
@@ -49,8 +49,8 @@ fn a_held_key_is_refused_and_never_touched() {
     let lease = Lease { nodes: &nodes, key: b"k", token: &token };
 
     assert_eq!(lease.try_acquire(5_000, &limits()).votes, vec![Vote::No]);
-    assert!(!lease.release(&limits()).held);
-    assert!(!lease.extend(5_000, &limits()).held);
+    assert!(!lease.release(&limits()).held());
+    assert!(!lease.extend(5_000, &limits()).held());
     assert_eq!(redis.get(b"k"), Some(b"foreign".to_vec()));
     assert_eq!(redis.pttl(b"k"), -1, "the foreign key keeps its (absent) TTL");
 }
@@ -61,13 +61,13 @@ fn extend_sets_a_new_ttl_only_while_the_token_holds() {
     let nodes = [redis.node(T)];
     let token = new_token();
     let lease = Lease { nodes: &nodes, key: b"e", token: &token };
-    assert!(lease.try_acquire(1_000, &limits()).held);
+    assert!(lease.try_acquire(1_000, &limits()).held());
     let round = lease.extend(60_000, &limits());
-    assert!(round.held && round.validity_ms > 59_000.0);
+    assert!(round.held() && round.validity_ms() > 59_000.0);
     assert!(redis.pttl(b"e") > 59_000);
 
     redis.set(b"e", b"thief");
-    assert!(!lease.extend(60_000, &limits()).held);
+    assert!(!lease.extend(60_000, &limits()).held());
     assert_eq!(redis.pttl(b"e"), -1);
 }
 
@@ -84,7 +84,7 @@ fn waiting_stops_at_the_deadline_and_pauses_between_attempts() {
     let deadline = start + Duration::from_millis(600);
     let outcome = lease.acquire(5_000, Patience::Until { deadline, pause: Duration::from_millis(250) }, &limits());
     let took = start.elapsed();
-    assert!(matches!(outcome, Acquired::Busy(_)));
+    assert!(matches!(outcome, Outcome::Refused));
     assert!(took >= Duration::from_millis(600) && took < Duration::from_millis(900), "{took:?}");
     // Attempts at 0, 250, 500 and 600 ms (the last one at the deadline).
     let stats = format!("{:?}", redis.try_cmd(&["INFO", "commandstats"]).unwrap());
@@ -93,13 +93,13 @@ fn waiting_stops_at_the_deadline_and_pauses_between_attempts() {
 
 #[test]
 fn an_outage_ends_a_wait_at_once() {
-    let nodes = [Node { server: redis_lock::engine::server::Server::tcp("127.0.0.1", common::free_port()), timeout: T }];
+    let nodes = [Node { server: redis_lock::engine::server::Server::tcp("127.0.0.1", common::free_port()), timeout: T, connect: T }];
     let token = new_token();
     let lease = Lease { nodes: &nodes, key: b"x", token: &token };
     let start = Instant::now();
     let deadline = start + Duration::from_secs(5);
     match lease.acquire(5_000, Patience::Until { deadline, pause: Duration::from_millis(10) }, &limits()) {
-        Acquired::Unreachable(errors) => {
+        Outcome::Unreachable(errors) => {
             assert_eq!(errors.len(), 1);
             assert!(matches!(errors[0].cause, Cause::Connect(_)), "{:?}", errors[0]);
             assert!(errors[0].to_string().starts_with(&format!("Redis at 127.0.0.1:{}: cannot connect:", nodes[0].server.to_string().rsplit(':').next().unwrap())));
@@ -113,17 +113,17 @@ fn an_outage_ends_a_wait_at_once() {
 fn a_lost_reply_on_a_pooled_connection_leaves_no_orphan() {
     let redis = Redis::start();
     let proxy = Proxy::start(redis.port);
-    let nodes = [Node { server: proxy.server(), timeout: T }];
+    let nodes = [Node { server: proxy.server(), timeout: T, connect: T }];
     let token = new_token();
     let lease = Lease { nodes: &nodes, key: b"lost", token: &token };
     // Warm the pool through the proxy, then lose the reply of the next SET.
-    assert!(!lease.release(&limits()).held);
+    assert!(!lease.release(&limits()).held());
     proxy.drop_next_reply.store(true, std::sync::atomic::Ordering::SeqCst);
 
     let round = lease.try_acquire(10_000, &limits());
-    assert!(round.held, "the resend recognises our own token: {:?}", round.votes);
+    assert!(round.held(), "the resend recognises our own token: {:?}", round.votes);
     assert_eq!(redis.get(b"lost"), Some(token.clone().into_bytes()));
-    assert!(lease.release(&limits()).held);
+    assert!(lease.release(&limits()).held());
     assert_eq!(redis.dbsize(), 0);
 }
 
@@ -133,9 +133,9 @@ fn a_flushed_script_cache_falls_back_to_eval() {
     let nodes = [redis.node(T)];
     let token = new_token();
     let lease = Lease { nodes: &nodes, key: b"f", token: &token };
-    assert!(lease.try_acquire(10_000, &limits()).held);
+    assert!(lease.try_acquire(10_000, &limits()).held());
     redis.try_cmd(&["SCRIPT", "FLUSH"]).unwrap();
-    assert!(lease.release(&limits()).held);
+    assert!(lease.release(&limits()).held());
     assert_eq!(redis.get(b"f"), None);
 }
 
@@ -145,10 +145,10 @@ fn a_restarted_server_gets_a_new_connection() {
     let nodes = [redis.node(T)];
     let token = new_token();
     let lease = Lease { nodes: &nodes, key: b"r", token: &token };
-    assert!(lease.try_acquire(10_000, &limits()).held);
+    assert!(lease.try_acquire(10_000, &limits()).held());
     redis.restart();
     redis.set(b"r", token.as_bytes()); // as if the key had survived the restart
-    assert!(lease.release(&limits()).held, "stale connection replaced, script re-sent");
+    assert!(lease.release(&limits()).held(), "stale connection replaced, script re-sent");
     assert_eq!(redis.get(b"r"), None);
 }
 
@@ -158,13 +158,13 @@ fn a_hung_server_times_out_and_its_late_reply_is_never_read() {
     let nodes = [redis.node(Duration::from_millis(300))];
     let token = new_token();
     let lease = Lease { nodes: &nodes, key: b"h", token: &token };
-    assert!(!lease.release(&limits()).held); // pooled connection
+    assert!(!lease.release(&limits()).held()); // pooled connection
     redis.signal("-STOP");
     let start = Instant::now();
     let round = lease.try_acquire(10_000, &limits());
     let took = start.elapsed();
     redis.signal("-CONT");
-    assert!(!round.held);
+    assert!(!round.held());
     assert!(matches!(&round.votes[0], Vote::Failed(e) if matches!(e.cause, Cause::Timeout(_))), "{:?}", round.votes);
     assert!(took >= Duration::from_millis(300) && took < Duration::from_millis(1500), "{took:?}");
 
@@ -178,9 +178,9 @@ fn a_hung_server_times_out_and_its_late_reply_is_never_read() {
     if redis.get(b"h") == Some(token.clone().into_bytes()) {
         // The late SET ran after our release: the key is the first token's,
         // and the second lease must have been refused, not confused.
-        assert!(!round.held);
+        assert!(!round.held());
     } else {
-        assert!(round.held, "{:?}", round.votes);
+        assert!(round.held(), "{:?}", round.votes);
         assert_eq!(redis.get(b"h"), Some(token2.clone().into_bytes()));
     }
 }
@@ -202,19 +202,19 @@ fn the_quorum_decides_over_five_nodes() {
             let token = new_token();
             let lease = Lease { nodes, key: b"q", token: &token };
             let round = lease.try_acquire(10_000, &limits());
-            assert_eq!(round.held, free >= quorum(n), "n={n} busy={busy_mask:b}");
+            assert_eq!(round.held(), free >= quorum(n), "n={n} busy={busy_mask:b}");
             for (i, r) in servers[..n].iter().enumerate() {
                 let value = r.get(b"q");
                 if busy_mask & (1 << i) != 0 {
                     assert_eq!(value, Some(b"foreign".to_vec()), "foreign key kept, n={n} node {i}");
-                } else if round.held {
+                } else if round.held() {
                     assert_eq!(value, Some(token.clone().into_bytes()));
                 } else {
                     assert_eq!(value, None, "nothing of ours left, n={n} busy={busy_mask:b} node {i}");
                 }
             }
-            if round.held {
-                assert!(lease.release(&limits()).held);
+            if round.held() {
+                assert!(lease.release(&limits()).held());
             }
         }
     }
@@ -229,12 +229,12 @@ fn a_dead_minority_is_a_failed_vote_and_a_dead_majority_is_an_outage() {
     let token = new_token();
     let lease = Lease { nodes: &nodes, key: b"m", token: &token };
     let round = lease.try_acquire(10_000, &limits());
-    assert!(round.held && round.yes() == 3 && round.failures().len() == 2);
-    assert!(lease.release(&limits()).held);
+    assert!(round.held() && round.yes() == 3 && round.failures().len() == 2);
+    assert!(lease.release(&limits()).held());
 
     servers[2].kill();
     match lease.acquire(10_000, once(), &limits()) {
-        Acquired::Unreachable(errors) => assert_eq!(errors.len(), 3),
+        Outcome::Unreachable(errors) => assert_eq!(errors.len(), 3),
         other => panic!("{other:?}"),
     }
     for r in &servers[3..] {
@@ -249,7 +249,7 @@ fn the_fan_out_costs_one_round_trip_not_n() {
     let lease = Lease { nodes: &proxied.nodes, key: b"rtt", token: &token };
     proxied.set_delay(Duration::from_millis(100));
     let start = Instant::now();
-    assert!(lease.try_acquire(10_000, &limits()).held);
+    assert!(lease.try_acquire(10_000, &limits()).held());
     let took = start.elapsed();
     // One delayed round trip is 200 ms; three sequential ones would be 600 ms.
     assert!(took >= Duration::from_millis(200) && took < Duration::from_millis(450), "{took:?}");

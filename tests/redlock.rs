@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use common::{Proxied, Redis};
 use redis_lock::engine::conn::Limits;
-use redis_lock::engine::lease::{drift_ms, new_token, Acquired, Lease, Patience};
+use redis_lock::engine::lease::{drift_ms, new_token, Outcome, Lease, Patience};
 use redis_lock::engine::round::{Node, Vote};
 
 fn limits() -> Limits {
@@ -24,21 +24,21 @@ fn a_hung_node_does_not_hold_up_a_majority() {
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(300))).collect();
     let token = new_token();
     let lease = Lease { nodes: &nodes, key: b"hung", token: &token };
-    assert!(lease.release(&limits()).held == false); // connect everywhere first
+    assert!(lease.release(&limits()).held() == false); // connect everywhere first
     servers[0].signal("-STOP");
 
     let start = Instant::now();
     let round = lease.try_acquire(10_000, &limits());
     let took = start.elapsed();
-    assert!(round.held, "{:?}", round.votes);
+    assert!(round.held(), "{:?}", round.votes);
     assert!(took < Duration::from_millis(300), "decided without waiting for the hung node: {took:?}");
-    assert!(round.validity_ms > 10_000.0 - drift_ms(10_000) - 300.0);
+    assert!(round.validity_ms() > 10_000.0 - drift_ms(10_000) - 300.0);
     let holding = || servers[1..].iter().filter(|r| r.get(b"hung") == Some(token.clone().into_bytes())).count();
     assert!(eventually(|| holding() == 4), "the four live nodes hold the lock");
 
     // Unlock is decided by the live majority too, without the hung node's timeout.
     let start = Instant::now();
-    assert!(lease.release(&limits()).held);
+    assert!(lease.release(&limits()).held());
     assert!(start.elapsed() < Duration::from_millis(300));
     servers[0].signal("-CONT");
     // Releases not waited for are in flight; the resumed node runs its late
@@ -75,7 +75,7 @@ fn two_hung_nodes_cost_their_timeout_and_still_give_a_majority() {
     for r in &servers[..3] {
         r.signal("-CONT");
     }
-    assert!(!round.held);
+    assert!(!round.held());
     assert_eq!(round.votes.iter().filter(|v| matches!(v, Vote::Failed(_))).count(), 3, "{:?}", round.votes);
     assert!(took >= Duration::from_millis(200) && took < Duration::from_millis(1200), "{took:?}");
 }
@@ -87,10 +87,10 @@ fn latency_shrinks_the_validity() {
     let lease = Lease { nodes: &proxied.nodes, key: b"lat", token: &token };
     proxied.set_delay(Duration::from_millis(50));
     let round = lease.try_acquire(10_000, &limits());
-    assert!(round.held);
+    assert!(round.held());
     let ideal = 10_000.0 - drift_ms(10_000);
-    assert!(round.validity_ms < ideal - 100.0 && round.validity_ms > ideal - 300.0, "{}", round.validity_ms);
-    assert!(lease.release(&limits()).held);
+    assert!(round.validity_ms() < ideal - 100.0 && round.validity_ms() > ideal - 300.0, "{}", round.validity_ms());
+    assert!(lease.release(&limits()).held());
 }
 
 #[test]
@@ -100,9 +100,9 @@ fn an_acquisition_slower_than_the_ttl_fails_and_leaves_nothing() {
     let lease = Lease { nodes: &proxied.nodes, key: b"slow", token: &token };
     proxied.set_delay(Duration::from_millis(100));
     let round = lease.try_acquire(150, &limits());
-    assert!(!round.held, "every node said yes, but too late: {:?} validity {}", round.votes, round.validity_ms);
+    assert!(!round.held(), "every node said yes, but too late: {:?} validity {}", round.votes, round.validity_ms());
     assert!(round.yes() >= 2, "a majority said yes");
-    assert!(round.validity_ms <= 0.0);
+    assert!(round.validity_ms() <= 0.0);
     for r in &proxied.servers {
         assert_eq!(r.dbsize(), 0);
     }
@@ -121,7 +121,7 @@ fn retries_follow_retry_count_and_delay() {
     let start = Instant::now();
     let outcome = lease.acquire(10_000, Patience::Attempts { attempts: 3, delay: Duration::from_millis(200) }, &limits());
     let took = start.elapsed();
-    assert!(matches!(outcome, Acquired::Busy(_)));
+    assert!(matches!(outcome, Outcome::Refused));
     // Two pauses of 100..200 ms each, none after the last attempt.
     assert!(took >= Duration::from_millis(200) && took < Duration::from_millis(550), "{took:?}");
     for r in &servers {

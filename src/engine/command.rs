@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use redis::Value;
+use super::resp::{printable, Reply};
 
 /// Sets the key if it is free, or refreshes it if it already holds our token:
 /// a resend after a lost reply must not fail on our own lock.
@@ -99,12 +99,15 @@ impl Command<'_> {
     }
 
     /// Whether the reply says yes (set / deleted / extended).
-    pub fn verdict(&self, reply: &Value) -> Result<bool, String> {
+    pub fn verdict(&self, reply: &Reply) -> Result<bool, String> {
         match reply {
-            Value::Okay | Value::Int(1) => Ok(true),
-            Value::Nil | Value::Int(0) => Ok(false),
-            Value::SimpleString(s) if s == "OK" => Ok(true),
-            other => Err(format!("unexpected reply {other:?}")),
+            Reply::Int(1) => Ok(true),
+            Reply::Status(s) if s == b"OK" => Ok(true),
+            Reply::Nil | Reply::Int(0) => Ok(false),
+            Reply::Int(n) => Err(format!("unexpected reply :{n}")),
+            Reply::Status(s) => Err(format!("unexpected reply +{}", printable(s).replace(self.token, "<token>"))),
+            Reply::Bulk(s) => Err(format!("unexpected reply ${}", printable(s).replace(self.token, "<token>"))),
+            Reply::Error(_) => Err("unexpected error reply".into()),
         }
     }
 }
@@ -153,8 +156,8 @@ fn sha(script: &'static str) -> &'static str {
     slot.get_or_init(|| redis::Script::new(script).get_hash().to_owned())
 }
 
-pub fn is_noscript(reply_error: &str) -> bool {
-    reply_error.starts_with("NOSCRIPT")
+pub fn is_noscript(reply_error: &[u8]) -> bool {
+    reply_error.starts_with(b"NOSCRIPT")
 }
 
 #[cfg(test)]

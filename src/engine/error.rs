@@ -17,6 +17,10 @@ pub enum Cause {
     Reply(String),
     /// The server answered something this client does not understand.
     Protocol(String),
+    /// The node is the same Redis server as an earlier one (it may not vote twice).
+    SameServer(String),
+    /// The host asked for control back (PHP's time limit fired).
+    Interrupted,
 }
 
 /// A failure of one server, named as `host:port` (or the unix socket path).
@@ -45,8 +49,18 @@ impl fmt::Display for Cause {
             Cause::Auth(e) => write!(f, "authentication failed: {e}"),
             Cause::Timeout(t) => write!(f, "no reply within {} s", t.as_secs_f64()),
             Cause::Io(e) => write!(f, "connection lost: {e}"),
+            Cause::Reply(e) if e.starts_with("MOVED ") || e.starts_with("ASK ") => write!(
+                f,
+                "the key belongs to another node of a Redis Cluster ({e}); Redis Cluster is not supported yet"
+            ),
+            Cause::Reply(e) if e.starts_with("READONLY") => write!(
+                f,
+                "the server is a read-only replica ({e}); point redis_lock at the master (Sentinel is not supported yet)"
+            ),
             Cause::Reply(e) => write!(f, "error reply: {e}"),
-            Cause::Protocol(e) => write!(f, "protocol error: {e}"),
+            Cause::Protocol(e) => write!(f, "protocol error: {e}; connection dropped"),
+            Cause::SameServer(other) => write!(f, "same Redis server as {other} (not counted twice)"),
+            Cause::Interrupted => f.write_str(INTERRUPTED),
         }
     }
 }
@@ -58,6 +72,9 @@ impl fmt::Display for NodeError {
 }
 
 impl std::error::Error for NodeError {}
+
+/// Why a call gave up when PHP's own time limit fired.
+pub const INTERRUPTED: &str = "interrupted by PHP's time limit (max_execution_time)";
 
 /// Several failures in one line, as a RedLock exception lists them.
 pub fn list(errors: &[NodeError]) -> String {

@@ -1,16 +1,23 @@
-//! The locks this process holds and has not released yet, so that they can be
-//! released when the request ends (after an uncaught exception, `exit()` or a
-//! fatal error too). A forked child starts with an empty registry: it must
-//! never release its parent's locks. Locks past their TTL are forgotten, so
-//! a long-running worker that lets its locks expire does not grow it.
+//! The locks this process holds, and their whole lifecycle, for both classes:
+//! a lock is registered when a round acquired it, forgotten only after a
+//! round decided that it is gone (released, or no longer ours), kept when
+//! the round could not decide (an outage, a time limit), and forgotten once
+//! past its TTL. At request end whatever is still held is released in one
+//! concurrent round (after an uncaught exception, `exit()` or a fatal error
+//! too). A forked child starts with an empty registry: it must never release
+//! its parent's locks.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use super::command::{Command, Op};
+use super::conn::Limits;
+use super::lease::{Lease, Outcome, Patience};
 use super::per_process::PerProcess;
-use super::round::Node;
+use super::round::{exchange, Job, Node};
 use super::server::Server;
 
+/// A lock as this process knows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Held {
     pub nodes: Vec<Node>,
@@ -18,6 +25,21 @@ pub struct Held {
     pub token: String,
     /// When the TTL ends: after that the lock is nobody's to release.
     pub expires: Instant,
+}
+
+impl Held {
+    fn lease(&self) -> Lease<'_> {
+        Lease { nodes: &self.nodes, key: &self.key, token: &self.token }
+    }
+
+    /// Whether `other` is the same lock: same key, token and servers (the
+    /// nodes' timeouts may differ from call to call).
+    fn same_lock(&self, other: &Held) -> bool {
+        self.key == other.key
+            && self.token == other.token
+            && self.nodes.len() == other.nodes.len()
+            && self.nodes.iter().zip(&other.nodes).all(|(a, b)| a.server == b.server)
+    }
 }
 
 /// Who took the lock: the static mutex API (one lock per server, key and
@@ -43,7 +65,7 @@ struct Registry {
 
 static HELD: PerProcess<Registry> = PerProcess::new();
 
-pub fn insert(owner: Owner, held: Held) {
+fn insert(owner: Owner, held: Held) {
     HELD.with(|r| {
         if r.held.len() >= r.sweep_at {
             let now = Instant::now();
@@ -54,19 +76,91 @@ pub fn insert(owner: Owner, held: Held) {
     });
 }
 
-pub fn remove(owner: &Owner) -> Option<Held> {
-    HELD.with(|r| r.held.remove(owner))
+/// Applies `change` to the registry entry of `owner` if it is `lock`.
+fn with_entry(owner: &Owner, lock: &Held, change: impl FnOnce(&mut Option<Held>)) {
+    HELD.with(|r| {
+        if r.held.get(owner).is_some_and(|h| h.same_lock(lock)) {
+            let mut entry = r.held.remove(owner);
+            change(&mut entry);
+            if let Some(entry) = entry {
+                r.held.insert(owner.clone(), entry);
+            }
+        }
+    });
 }
 
-/// A new TTL for a lock still registered (after an extend).
-pub fn extend(owner: &Owner, expires: Instant) {
-    HELD.with(|r| r.held.get_mut(owner).map(|h| h.expires = expires));
+/// The registered lock of `owner`, if it has not expired.
+pub fn registered(owner: &Owner) -> Option<Held> {
+    HELD.with(|r| r.held.get(owner).filter(|h| h.expires > Instant::now()).cloned())
 }
 
-/// Everything still held and not expired, emptying the registry.
-pub fn take_all() -> Vec<Held> {
+/// Acquisition rounds for `lock` (its `expires` is set here); registered
+/// under `owner` when held.
+pub fn acquire(owner: Owner, mut lock: Held, ttl_ms: i64, patience: Patience, limits: &Limits) -> Outcome {
+    let outcome = lock.lease().acquire(ttl_ms, patience, limits);
+    if let Outcome::Confirmed { .. } = outcome {
+        lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
+        insert(owner, lock);
+    }
+    outcome
+}
+
+/// Releases `lock`; the registry entry of `owner` is forgotten only if it is
+/// this very lock and the round decided.
+pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Outcome {
+    let outcome = lock.lease().release(limits).outcome;
+    if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
+        with_entry(owner, lock, |entry| *entry = None);
+    }
+    outcome
+}
+
+/// Extends `lock` to `ttl_ms`; a confirmed extension moves the registered
+/// expiry, a refusal (the lock is gone) forgets it, an outage keeps it.
+pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
+    let outcome = lock.lease().extend(ttl_ms, limits).outcome;
+    match outcome {
+        Outcome::Confirmed { .. } => with_entry(owner, lock, |entry| {
+            if let Some(held) = entry {
+                held.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
+            }
+        }),
+        Outcome::Refused => with_entry(owner, lock, |entry| *entry = None),
+        _ => {}
+    }
+    outcome
+}
+
+/// Forgets every registered lock without releasing it.
+pub fn forget_all() {
+    HELD.with(|r| r.held.clear());
+}
+
+/// Releases every lock still held, in one round: every server gets the
+/// releases of all its locks pipelined, all servers at once, so the whole
+/// costs at most one connect and one read timeout however many locks there
+/// are. The registry is empty afterwards (the request that owned them ended).
+pub fn release_all(limits: &Limits) {
     let now = Instant::now();
-    HELD.with(|r| r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now).collect())
+    let locks: Vec<Held> = HELD.with(|r| r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now).collect());
+    if locks.is_empty() {
+        return;
+    }
+    let mut per_server: Vec<(Node, Vec<Command<'_>>)> = Vec::new();
+    for lock in &locks {
+        let cmd = Command { op: Op::Release, key: &lock.key, token: &lock.token };
+        for node in &lock.nodes {
+            match per_server.iter_mut().find(|(n, _)| n.server == node.server) {
+                Some((_, cmds)) => cmds.push(cmd),
+                None => {
+                    let node = Node { server: node.server.clone(), timeout: limits.read, connect: limits.connect };
+                    per_server.push((node, vec![cmd]));
+                }
+            }
+        }
+    }
+    let jobs: Vec<Job<'_>> = per_server.iter().map(|(node, cmds)| Job { node, cmds }).collect();
+    exchange(&jobs, limits);
 }
 
 #[cfg(test)]
@@ -86,10 +180,13 @@ mod tests {
         }
         insert(Owner::RedLock("kept".into()), held("kept", future));
         HELD.with(|r| assert!(r.held.len() < 200, "swept while growing: {}", r.held.len()));
-        extend(&Owner::RedLock("kept".into()), future + Duration::from_secs(1));
-        let left = take_all();
-        assert_eq!(left.len(), 1);
-        assert_eq!(left[0].expires, future + Duration::from_secs(1));
+        assert!(registered(&Owner::RedLock("gone999".into())).is_none());
+        let kept = registered(&Owner::RedLock("kept".into())).expect("kept");
+        // Only the very same lock touches the entry.
+        with_entry(&Owner::RedLock("kept".into()), &held("other", future), |e| *e = None);
+        assert!(registered(&Owner::RedLock("kept".into())).is_some());
+        with_entry(&Owner::RedLock("kept".into()), &kept, |e| *e = None);
+        assert!(registered(&Owner::RedLock("kept".into())).is_none());
         assert!(expiry_after(Duration::from_millis(i64::MAX as u64)) > future, "a huge TTL does not overflow");
     }
 }

@@ -3,12 +3,14 @@
 
 use std::time::{Duration, Instant};
 
-use rand::Rng;
+use rand::rngs::OsRng;
+use rand::TryRngCore;
 
 use super::command::{Command, Op};
 use super::conn::Limits;
 use super::error::{Cause, NodeError};
-use super::round::{fan_out, Node, Vote};
+use super::round::{fan_out, Node, Until, Vote};
+use super::wait;
 
 /// Votes needed out of `n`.
 pub fn quorum(n: usize) -> usize {
@@ -36,36 +38,66 @@ pub fn new_token() -> String {
     uuid::Uuid::new_v4().simple().to_string()
 }
 
-/// The outcome of one round.
+/// A random pause in `[delay/2, delay]`, drawn from the operating system, so
+/// that processes forked from one parent never draw the same sequence.
+pub fn jitter(delay: Duration) -> Duration {
+    let ms = delay.as_millis().min(u64::MAX as u128) as u64;
+    let span = ms - ms / 2 + 1;
+    let draw = OsRng.try_next_u64().unwrap_or(0) % span;
+    Duration::from_millis(ms / 2 + draw)
+}
+
+/// How a round ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// A quorum confirmed (in time, where a TTL was set).
+    Confirmed { validity_ms: f64 },
+    /// Enough nodes answered, and too few of them said yes: somebody else
+    /// holds the lock, or it is no longer ours.
+    Refused,
+    /// Too many nodes failed for a quorum: an outage, not an answer.
+    Unreachable(Vec<NodeError>),
+    /// PHP's time limit fired during the round.
+    Interrupted,
+}
+
+/// The outcome of one round, with each node's vote.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Round {
     pub votes: Vec<Vote>,
-    /// Milliseconds the result stays valid; only meaningful when `held`.
-    pub validity_ms: f64,
-    pub held: bool,
+    pub outcome: Outcome,
 }
 
 impl Round {
+    pub fn held(&self) -> bool {
+        matches!(self.outcome, Outcome::Confirmed { .. })
+    }
+
+    /// Milliseconds the lock stays ours (0 unless confirmed with a TTL).
+    pub fn validity_ms(&self) -> f64 {
+        match self.outcome {
+            Outcome::Confirmed { validity_ms } => validity_ms,
+            _ => 0.0,
+        }
+    }
+
     pub fn yes(&self) -> usize {
         self.votes.iter().filter(|v| **v == Vote::Yes).count()
     }
 
     pub fn failures(&self) -> Vec<NodeError> {
-        self.votes
-            .iter()
-            .filter_map(|v| match v {
-                Vote::Failed(e) => Some(e.clone()),
-                _ => None,
-            })
-            .collect()
+        failures(&self.votes)
     }
+}
 
-    /// Too many nodes failed for a quorum to be possible: an outage, not
-    /// contention. (Nodes not waited for count as reachable.)
-    pub fn unreachable(&self) -> bool {
-        let failed = self.votes.iter().filter(|v| matches!(v, Vote::Failed(_))).count();
-        self.votes.len() - failed < quorum(self.votes.len())
-    }
+fn failures(votes: &[Vote]) -> Vec<NodeError> {
+    votes
+        .iter()
+        .filter_map(|v| match v {
+            Vote::Failed(e) => Some(e.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// When to give up on a lock that others hold.
@@ -77,16 +109,6 @@ pub enum Patience {
     /// `attempts` rounds in total with a random pause in `[delay/2, delay]`
     /// between them, none after the last.
     Attempts { attempts: u32, delay: Duration },
-}
-
-/// What `acquire` ended with.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Acquired {
-    Held { validity_ms: f64 },
-    /// Others hold it (the last round is kept for the record).
-    Busy(Round),
-    /// Too few nodes could be reached on the last attempt.
-    Unreachable(Vec<NodeError>),
 }
 
 /// One key on a set of nodes, owned through one token.
@@ -105,12 +127,11 @@ impl Lease<'_> {
     /// on a node is released: where the node said yes, waiting for the
     /// answer (so nothing is left when this returns); where its answer was
     /// not waited for or the connection broke after sending, sent without
-    /// waiting (on the same connection, behind the SET, where there is one).
-    /// A late node already got its release pipelined when it was abandoned;
-    /// refusals, connection failures and error replies set nothing.
+    /// waiting. A late node already got its release pipelined when it was
+    /// abandoned; refusals, connection failures and error replies set nothing.
     pub fn try_acquire(&self, ttl_ms: i64, limits: &Limits) -> Round {
         let round = self.confirm(Op::Acquire { ttl_ms }, ttl_ms, limits);
-        if !round.held {
+        if !matches!(round.outcome, Outcome::Confirmed { .. }) {
             let pick = |wanted: fn(&Vote) -> bool| -> Vec<Node> {
                 self.nodes.iter().zip(&round.votes).filter(|(_, v)| wanted(v)).map(|(n, _)| n.clone()).collect()
             };
@@ -122,50 +143,50 @@ impl Lease<'_> {
             });
             let release = self.command(Op::Release);
             if !said_yes.is_empty() {
-                fan_out(&said_yes, &release, limits, |_| false);
+                fan_out(&said_yes, &release, limits, Until::All);
             }
             if !in_doubt.is_empty() {
-                fan_out(&in_doubt, &release, limits, |_| true);
+                fan_out(&in_doubt, &release, limits, Until::Sent);
             }
         }
         round
     }
 
     /// Acquisition rounds until the lock is held or `patience` runs out.
-    pub fn acquire(&self, ttl_ms: i64, patience: Patience, limits: &Limits) -> Acquired {
+    pub fn acquire(&self, ttl_ms: i64, patience: Patience, limits: &Limits) -> Outcome {
         let mut attempt = 0u32;
         loop {
             attempt += 1;
-            let round = self.try_acquire(ttl_ms, limits);
-            if round.held {
-                return Acquired::Held { validity_ms: round.validity_ms };
-            }
-            let pause = match patience {
-                Patience::Until { .. } if round.unreachable() => None,
-                Patience::Until { deadline, pause } => {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    (!left.is_zero()).then(|| pause.min(left))
+            let outcome = self.try_acquire(ttl_ms, limits).outcome;
+            let resume_at = match (&outcome, patience) {
+                (Outcome::Refused, Patience::Until { deadline, pause }) => {
+                    let now = Instant::now();
+                    (now < deadline).then(|| now.checked_add(pause).map_or(deadline, |t| t.min(deadline)))
                 }
-                Patience::Attempts { attempts, delay } => (attempt < attempts).then(|| {
-                    let ms = delay.as_millis() as u64;
-                    Duration::from_millis(rand::rng().random_range(ms / 2..=ms))
-                }),
+                (Outcome::Refused | Outcome::Unreachable(_), Patience::Attempts { attempts, delay }) => {
+                    (attempt < attempts).then(|| Instant::now() + jitter(delay))
+                }
+                _ => None,
             };
-            match pause {
-                Some(pause) => std::thread::sleep(pause),
-                None if round.unreachable() => return Acquired::Unreachable(round.failures()),
-                None => return Acquired::Busy(round),
+            match resume_at {
+                None => return outcome,
+                Some(at) => {
+                    if wait::sleep_until(at).is_err() {
+                        return Outcome::Interrupted;
+                    }
+                }
             }
         }
     }
 
-    /// Owner-checked delete, sent to every node; `held` when a majority deleted
-    /// our token (the other replies are then not waited for).
+    /// Owner-checked delete, sent to every node; confirmed when a majority
+    /// deleted our token (the other replies are then not waited for).
     pub fn release(&self, limits: &Limits) -> Round {
         self.confirm(Op::Release, 0, limits)
     }
 
-    /// Owner-checked new TTL on every node; held when a majority confirms in time.
+    /// Owner-checked new TTL on every node; confirmed when a majority
+    /// confirms in time.
     pub fn extend(&self, ttl_ms: i64, limits: &Limits) -> Round {
         self.confirm(Op::Extend { ttl_ms }, ttl_ms, limits)
     }
@@ -175,18 +196,29 @@ impl Lease<'_> {
     fn confirm(&self, op: Op, ttl_ms: i64, limits: &Limits) -> Round {
         let start = Instant::now();
         let need = quorum(self.nodes.len());
-        let (votes, ended) = fan_out(self.nodes, &self.command(op), limits, |t| {
-            t.yes >= need || t.yes + t.pending < need
-        });
-        let yes = votes.iter().filter(|v| **v == Vote::Yes).count();
-        let (validity_ms, in_time) = match op {
-            Op::Release => (0.0, true),
-            _ => {
-                let v = validity_ms(ttl_ms, ended.duration_since(start));
-                (v, v > 0.0)
-            }
-        };
-        Round { votes, validity_ms, held: yes >= need && in_time }
+        let (votes, ended) = fan_out(self.nodes, &self.command(op), limits, Until::Quorum(need));
+        let outcome = decide(&votes, op, ttl_ms, ended.duration_since(start));
+        Round { votes, outcome }
+    }
+}
+
+/// What a round's votes mean.
+fn decide(votes: &[Vote], op: Op, ttl_ms: i64, elapsed: Duration) -> Outcome {
+    let need = quorum(votes.len());
+    let yes = votes.iter().filter(|v| **v == Vote::Yes).count();
+    let failures = failures(votes);
+    let validity = match op {
+        Op::Release => 0.0,
+        _ => validity_ms(ttl_ms, elapsed),
+    };
+    if yes >= need && (op == Op::Release || validity > 0.0) {
+        Outcome::Confirmed { validity_ms: validity }
+    } else if failures.iter().any(|e| e.cause == Cause::Interrupted) {
+        Outcome::Interrupted
+    } else if votes.len() - failures.len() < need {
+        Outcome::Unreachable(failures)
+    } else {
+        Outcome::Refused
     }
 }
 
@@ -223,5 +255,45 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a.len(), 32);
         assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn jitter_stays_in_range_and_differs_after_fork() {
+        for delay in [0, 1, 2, 200] {
+            let d = Duration::from_millis(delay);
+            for _ in 0..200 {
+                let j = jitter(d);
+                assert!(j >= Duration::from_millis(delay / 2) && j <= d, "{j:?} for {d:?}");
+            }
+        }
+        // A forked child draws from the OS, not from a copy of our state.
+        let mut fds = [0; 2];
+        // SAFETY: plain pipe/fork/write/_exit; the child touches nothing else.
+        unsafe {
+            assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+            let pid = libc::fork();
+            if pid == 0 {
+                let draws: Vec<u8> = (0..16).map(|_| jitter(Duration::from_millis(255)).as_millis() as u8).collect();
+                libc::write(fds[1], draws.as_ptr().cast(), draws.len());
+                libc::_exit(0);
+            }
+            let mine: Vec<u8> = (0..16).map(|_| jitter(Duration::from_millis(255)).as_millis() as u8).collect();
+            let mut theirs = [0u8; 16];
+            libc::read(fds[0], theirs.as_mut_ptr().cast(), 16);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+            assert_ne!(mine, theirs.to_vec());
+        }
+    }
+
+    #[test]
+    fn outcomes_name_what_happened() {
+        let failed = || Vote::Failed(NodeError::new("h:1", Cause::Timeout(Duration::from_millis(5))));
+        let acquire = Op::Acquire { ttl_ms: 10_000 };
+        let fast = Duration::from_millis(1);
+        assert!(matches!(decide(&[Vote::Yes, Vote::Yes, failed()], acquire, 10_000, fast), Outcome::Confirmed { .. }));
+        assert_eq!(decide(&[Vote::Yes, Vote::No, Vote::No], acquire, 10_000, fast), Outcome::Refused);
+        assert_eq!(decide(&[Vote::Yes, Vote::Yes], acquire, 10_000, Duration::from_secs(11)), Outcome::Refused);
+        assert!(matches!(decide(&[Vote::Yes, failed(), failed()], acquire, 10_000, fast), Outcome::Unreachable(e) if e.len() == 2));
+        assert_eq!(decide(&[Vote::Yes, Vote::Unanswered, Vote::No], Op::Release, 0, fast), Outcome::Refused);
     }
 }

@@ -2,10 +2,14 @@
 
 pub mod command;
 pub mod conn;
+pub mod down;
 pub mod error;
 pub mod held;
 pub mod lease;
+pub mod net;
 pub mod per_process;
 pub mod pool;
+pub mod resp;
 pub mod round;
 pub mod server;
+pub mod wait;

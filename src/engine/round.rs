@@ -1,20 +1,30 @@
-//! One command sent to N servers at once: every request is written first,
-//! then the replies are read as they arrive against each node's deadline, so
-//! a round costs one round trip (the slowest node that counts), not N.
+//! Commands sent to N servers at once, in one poll loop. Every node connects
+//! (resolve, TCP or unix, TLS, AUTH/SELECT), writes and reads without
+//! blocking, each against its own absolute deadlines: `connect` for opening
+//! a connection, `timeout` for the reply from the moment the command is
+//! written. A round costs one round trip (the slowest node that counts), not
+//! N, and one node that never answers costs at most its own timeouts.
 
 use std::time::{Duration, Instant};
 
 use super::command::{is_noscript, Command, Wire};
-use super::conn::{readable, Conn, Limits};
+use super::conn::{Conn, Expect, Fill, Limits};
+use super::down;
 use super::error::{Cause, NodeError};
+use super::net::{self, Dial, Dialer, Interest};
 use super::pool;
+use super::resp::{printable, Reply};
 use super::server::Server;
+use super::wait;
 
 /// A server and how long to wait for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
     pub server: Server,
+    /// For each reply, from the moment its command is written.
     pub timeout: Duration,
+    /// For opening a connection: resolving, connecting, TLS and login.
+    pub connect: Duration,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,243 +36,541 @@ pub enum Vote {
     Unanswered,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub yes: usize,
-    pub no: usize,
-    pub failed: usize,
-    pub pending: usize,
+/// When a round is over (besides every node having answered or failed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    /// As soon as `n` yes votes are in, or can no longer come.
+    Quorum(usize),
+    /// As soon as every command is written: nobody waits for the answers.
+    Sent,
+    /// When every node has answered or failed.
+    All,
 }
 
-struct Slot {
-    conn: Option<Conn>,
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    yes: usize,
+    pending: usize,
+}
+
+/// One node's part of a round: the commands it gets, in order.
+pub struct Job<'a> {
+    pub node: &'a Node,
+    pub cmds: &'a [Command<'a>],
+}
+
+enum State {
+    Dialing(Dialer, Interest),
+    /// Logged-in replies still owed before the commands go out.
+    LoggingIn(Conn, usize),
+    Sent(Conn),
+    Closed,
+}
+
+struct Slot<'a> {
+    job: &'a Job<'a>,
+    state: State,
     /// The connection came from the pool: a break may be staleness, worth one resend.
     reused: bool,
-    wire: Wire,
-    deadline: Instant,
-    vote: Option<Vote>,
+    wires: Vec<Wire>,
+    votes: Vec<Option<Vote>>,
+    connect_by: Instant,
+    reply_by: Instant,
+    /// Whether this round must learn who the server is (several nodes).
+    identify: bool,
+    alias_checked: bool,
 }
 
-/// Sends `cmd` to every node and collects votes until `decided(&tally)` or
-/// every node has answered or timed out. Returns the votes (in node order)
-/// and the instant the round ended.
-pub fn fan_out(
-    nodes: &[Node],
-    cmd: &Command<'_>,
-    limits: &Limits,
-    decided: impl Fn(&Tally) -> bool,
-) -> (Vec<Vote>, Instant) {
-    let start = Instant::now();
-    let mut packed: [Option<Vec<u8>>; 3] = [None, None, None];
-    let mut wire_bytes = |wire: Wire| -> Vec<u8> {
-        packed[wire as usize].get_or_insert_with(|| cmd.pack(wire)).clone()
-    };
-    let mut slots: Vec<Slot> = nodes
+/// Sends `cmd` to every node and collects votes `until` the round is over.
+/// Returns the votes (in node order) and the instant the round ended.
+pub fn fan_out(nodes: &[Node], cmd: &Command<'_>, limits: &Limits, until: Until) -> (Vec<Vote>, Instant) {
+    let cmds = std::slice::from_ref(cmd);
+    let jobs: Vec<Job<'_>> = nodes.iter().map(|node| Job { node, cmds }).collect();
+    let (votes, ended) = run(&jobs, limits, until);
+    (votes.into_iter().map(|mut v| v.swap_remove(0)).collect(), ended)
+}
+
+/// Several commands per node, all nodes at once; waits for every answer
+/// (or each node's deadlines). Returns each node's votes, command by command.
+pub fn exchange(jobs: &[Job<'_>], limits: &Limits) -> Vec<Vec<Vote>> {
+    run(jobs, limits, Until::All).0
+}
+
+/// What every slot of a round shares: the limits and the packed commands
+/// (packed once per wire form when every node gets the same commands).
+struct Ctx<'l> {
+    limits: &'l Limits,
+    shared: bool,
+    packs: Vec<[Option<Vec<u8>>; 3]>,
+}
+
+impl Ctx<'_> {
+    fn pack(&mut self, i: usize, cmd: &Command<'_>, wire: Wire) -> std::borrow::Cow<'_, [u8]> {
+        if !self.shared {
+            return cmd.pack(wire).into();
+        }
+        if self.packs.len() <= i {
+            self.packs.resize_with(i + 1, Default::default);
+        }
+        self.packs[i][wire as usize].get_or_insert_with(|| cmd.pack(wire)).as_slice().into()
+    }
+}
+
+fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Instant) {
+    let now = Instant::now();
+    let shared = jobs.windows(2).all(|w| std::ptr::eq(w[0].cmds, w[1].cmds));
+    let mut ctx = Ctx { limits, shared, packs: Vec::new() };
+    // Only votes that count need to know who answered.
+    let identify = jobs.len() > 1 && matches!(until, Until::Quorum(_));
+    let mut slots: Vec<Slot<'_>> = jobs
         .iter()
-        .map(|node| {
-            let mut slot = Slot {
-                conn: None,
-                reused: false,
-                wire: cmd.first_wire(),
-                deadline: start + node.timeout,
-                vote: None,
-            };
-            // Over several nodes the round may end before a dead pooled
-            // connection shows its EOF, and what was sent on it would be
-            // lost: check first, and open a new one if it was closed.
-            slot.conn = pool::take(&node.server).and_then(|mut conn| {
-                (nodes.len() == 1 || conn.still_open()).then_some(conn)
-            });
-            slot.reused = slot.conn.is_some();
-            send(&mut slot, node, limits, &mut wire_bytes);
-            slot
+        .map(|job| Slot {
+            job,
+            state: State::Closed,
+            reused: false,
+            wires: job.cmds.iter().map(Command::first_wire).collect(),
+            votes: vec![None; job.cmds.len()],
+            connect_by: now,
+            reply_by: now,
+            identify,
+            alias_checked: false,
         })
         .collect();
-
+    for slot in slots.iter_mut() {
+        slot.begin(&mut ctx);
+    }
+    let mut fds: Vec<libc::pollfd> = Vec::with_capacity(slots.len());
     loop {
-        let tally = tally(&slots);
-        if tally.pending == 0 {
+        dedupe(&mut slots);
+        if slots.iter().all(Slot::done) {
             break;
         }
-        if decided(&tally) {
+        let tally = tally(&slots);
+        let over = match until {
+            Until::Quorum(need) => identities_known(&slots) && (tally.yes >= need || tally.yes + tally.pending < need),
+            Until::Sent => slots.iter().all(|s| s.done() || s.written()),
+            Until::All => false,
+        };
+        if over {
             // Take the replies that are already here: each one read now is
             // a command that needs no repeat and no skipping later.
-            let fds: Vec<_> = slots.iter().map(|s| if s.vote.is_none() { s.conn.as_ref().map(Conn::fd) } else { None }).collect();
-            let live: Vec<_> = fds.iter().flatten().copied().collect();
-            let mut ready = readable(&live, Duration::ZERO).into_iter();
-            for i in 0..slots.len() {
-                if fds[i].is_some() && (ready.next() == Some(true) || slots[i].conn.as_ref().is_some_and(Conn::has_reply)) {
-                    receive(&mut slots[i], &nodes[i], limits, cmd, &mut wire_bytes);
-                }
+            for slot in slots.iter_mut().filter(|s| !s.done() && !matches!(s.state, State::Dialing(..))) {
+                slot.progress(libc::POLLIN, &mut ctx);
+            }
+            dedupe(&mut slots);
+            break;
+        }
+        // Deadlines are judged only after reading what has arrived.
+        let now = Instant::now();
+        let mut wake: Option<Instant> = None;
+        fds.clear();
+        for slot in slots.iter_mut().filter(|s| !s.done()) {
+            slot.judge(now);
+            if slot.done() {
+                continue;
+            }
+            let (fd, events, at) = slot.interest();
+            wake = Some(wake.map_or(at, |w| w.min(at)));
+            fds.push(libc::pollfd { fd, events, revents: 0 });
+        }
+        if fds.is_empty() {
+            continue;
+        }
+        if wait::poll(&mut fds, wake).is_err() {
+            for slot in slots.iter_mut().filter(|s| !s.done()) {
+                slot.abandon();
+                slot.fail(Cause::Interrupted);
             }
             break;
         }
         let now = Instant::now();
-        for (slot, node) in slots.iter_mut().zip(nodes) {
-            if slot.vote.is_none() && slot.deadline <= now {
-                abandon(slot, cmd);
-                slot.vote = Some(Vote::Failed(NodeError::new(
-                    node.server.to_string(),
-                    Cause::Timeout(node.timeout),
-                )));
+        let mut ready = fds.iter().map(|p| p.revents);
+        for slot in slots.iter_mut().filter(|s| !s.done()) {
+            let revents = ready.next().unwrap_or(0);
+            if revents != 0 || slot.retry_due(now) {
+                slot.progress(revents, &mut ctx);
             }
-        }
-        let waiting: Vec<usize> = (0..slots.len()).filter(|&i| slots[i].vote.is_none()).collect();
-        if waiting.is_empty() {
-            break;
-        }
-        // A reply already buffered needs no poll; with one node there is
-        // nothing to multiplex: read straight away.
-        let buffered: Vec<usize> =
-            waiting.iter().copied().filter(|&i| slots[i].conn.as_ref().is_some_and(Conn::has_reply)).collect();
-        let ready: Vec<usize> = if nodes.len() == 1 || !buffered.is_empty() {
-            if buffered.is_empty() { waiting } else { buffered }
-        } else {
-            let fds: Vec<_> = waiting.iter().filter_map(|&i| slots[i].conn.as_ref().map(Conn::fd)).collect();
-            let soonest = waiting.iter().map(|&i| slots[i].deadline).min().unwrap_or(now);
-            let flags = readable(&fds, soonest.saturating_duration_since(now));
-            waiting.into_iter().zip(flags).filter(|(_, ready)| *ready).map(|(i, _)| i).collect()
-        };
-        for i in ready {
-            receive(&mut slots[i], &nodes[i], limits, cmd, &mut wire_bytes);
         }
     }
-
     let ended = Instant::now();
-    let votes = slots
-        .into_iter()
-        .zip(nodes)
-        .map(|(slot, node)| match (slot.vote, slot.conn) {
-            (Some(vote), conn) => {
-                if let Some(conn) = conn {
-                    pool::put(&node.server, conn);
-                }
-                vote
-            }
-            (None, Some(mut conn)) => {
-                conn.unread += 1;
-                // Nobody will read a NOSCRIPT for this one: repeat it as
-                // script text, which needs no cache (the scripts are
-                // owner-checked, so running twice is harmless).
-                if slot.wire == Wire::Sha && conn.send(&wire_bytes(Wire::Eval)).is_ok() {
-                    conn.unread += 1;
-                }
-                pool::put(&node.server, conn);
-                Vote::Unanswered
-            }
-            (None, None) => Vote::Unanswered,
-        })
-        .collect();
+    let votes = slots.into_iter().map(|slot| slot.finish(&mut ctx)).collect();
     (votes, ended)
 }
 
-fn tally(slots: &[Slot]) -> Tally {
+fn tally(slots: &[Slot<'_>]) -> Tally {
     let mut t = Tally::default();
     for slot in slots {
-        match slot.vote {
-            Some(Vote::Yes) => t.yes += 1,
-            Some(Vote::No) => t.no += 1,
-            Some(Vote::Failed(_)) => t.failed += 1,
-            Some(Vote::Unanswered) | None => t.pending += 1,
+        match slot.votes.first() {
+            Some(Some(Vote::Yes)) => t.yes += 1,
+            Some(Some(_)) => {}
+            _ => t.pending += 1,
         }
     }
     t
 }
 
-/// Drops the connection of a node whose reply is late or broken: a late
-/// reply must never answer the next command. A late acquire gets its cleanup
-/// pipelined first: if the server runs the SET after all, the release runs
-/// right behind it.
-fn abandon(slot: &mut Slot, cmd: &Command<'_>) {
-    if let (Some(mut conn), Some(cleanup)) = (slot.conn.take(), cmd.cleanup()) {
-        let _ = conn.send(&cleanup);
+/// A vote only counts once it is known that no earlier node is the same
+/// server: a round with several nodes decides when every node still in it
+/// has said who it is (the question rides in the same round trip).
+fn identities_known(slots: &[Slot<'_>]) -> bool {
+    slots.iter().all(|s| !s.identify || s.done() || s.identity().is_some())
+}
+
+/// A node that turns out to be the same server as an earlier one (another
+/// name, address or port forward of it) gets a failed vote: one server
+/// never votes twice.
+fn dedupe(slots: &mut [Slot<'_>]) {
+    for i in 1..slots.len() {
+        if slots[i].alias_checked {
+            continue;
+        }
+        let Some(id) = slots[i].identity().map(<[u8]>::to_vec) else { continue };
+        slots[i].alias_checked = true;
+        if let Some(first) = slots[..i].iter().find(|s| s.identity() == Some(&id[..])) {
+            let error = NodeError::new(slots[i].label(), Cause::SameServer(first.label()));
+            slots[i].votes.fill(Some(Vote::Failed(error)));
+        }
     }
 }
 
-/// Writes the command in the slot's current form, opening a connection when
-/// there is none and retrying once on a fresh one when a pooled connection
-/// turns out to be dead (in the idempotent form: the first write may have
-/// reached the server).
-fn send(slot: &mut Slot, node: &Node, limits: &Limits, wire_bytes: &mut impl FnMut(Wire) -> Vec<u8>) {
-    if let Some(conn) = slot.conn.as_mut() {
-        match conn.send(&wire_bytes(slot.wire)) {
-            Ok(()) => return,
-            Err(e) if !slot.reused => {
-                slot.conn = None;
-                slot.vote = Some(Vote::Failed(e));
+impl<'a> Slot<'a> {
+    fn label(&self) -> String {
+        self.job.node.server.to_string()
+    }
+
+    fn server(&self) -> &'a Server {
+        &self.job.node.server
+    }
+
+    fn done(&self) -> bool {
+        self.votes.iter().all(Option::is_some)
+    }
+
+    fn identity(&self) -> Option<&[u8]> {
+        match &self.state {
+            State::Sent(conn) | State::LoggingIn(conn, _) => conn.identity.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Every command still without a vote fails for `cause`.
+    fn fail(&mut self, cause: Cause) {
+        let error = NodeError::new(self.label(), cause);
+        for vote in self.votes.iter_mut().filter(|v| v.is_none()) {
+            *vote = Some(Vote::Failed(error.clone()));
+        }
+    }
+
+    /// Every command fails for `cause`, even one already answered: the
+    /// answers of a connection that misbehaves cannot be trusted.
+    fn fail_all(&mut self, cause: Cause) {
+        self.votes.fill(None);
+        self.fail(cause);
+    }
+
+    fn begin(&mut self, ctx: &mut Ctx<'_>) {
+        if let Some(why) = down::known(&self.server().addr) {
+            let secs = down::REMEMBERED.as_secs();
+            return self.fail(Cause::Connect(format!("{why} (a moment ago; not tried again for {secs} s)")));
+        }
+        if let Some(mut conn) = pool::take(self.server(), ctx.limits) {
+            if conn.settle() {
+                self.reused = true;
+                return self.send(conn, ctx);
+            }
+        }
+        self.dial(ctx);
+    }
+
+    fn dial(&mut self, ctx: &mut Ctx<'_>) {
+        let tls = match self.server().tls {
+            false => None,
+            true => match net::tls_connector(ctx.limits.tls_ca_file.as_deref()) {
+                Ok(connector) => Some(connector),
+                Err(e) => return self.fail(Cause::Connect(e)),
+            },
+        };
+        self.connect_by = Instant::now() + self.job.node.connect;
+        let dialer = Dialer::start(&self.server().addr, tls);
+        self.state = State::Dialing(dialer, Interest { fd: -1, events: 0, retry_at: None });
+        self.advance_dial(ctx);
+    }
+
+    fn advance_dial(&mut self, ctx: &mut Ctx<'_>) {
+        let State::Dialing(dialer, _) = &mut self.state else { return };
+        match dialer.advance() {
+            Dial::Wait(interest) => {
+                if let State::Dialing(_, want) = &mut self.state {
+                    *want = interest;
+                }
+            }
+            Dial::Failed(why) => {
+                self.state = State::Closed;
+                self.fail(Cause::Connect(why));
+            }
+            Dial::Ready(stream) => {
+                down::forget(&self.server().addr);
+                let mut conn = Conn::new(stream);
+                match log_in(&mut conn, self.server()) {
+                    0 => self.send(conn, ctx),
+                    owed => {
+                        self.state = State::LoggingIn(conn, owed);
+                        self.flush(ctx);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Queues the commands still without a vote (after `INFO server` when the
+    /// identity is wanted and unknown) and writes them.
+    fn send(&mut self, mut conn: Conn, ctx: &mut Ctx<'_>) {
+        if self.identify && conn.identity.is_none() {
+            conn.push(b"*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n", Expect::Identity);
+        }
+        for (i, cmd) in self.job.cmds.iter().enumerate() {
+            if self.votes[i].is_none() {
+                conn.push(&ctx.pack(i, cmd, self.wires[i]), Expect::Answer(i));
+            }
+        }
+        self.reply_by = Instant::now() + self.job.node.timeout;
+        self.state = State::Sent(conn);
+        self.flush(ctx);
+    }
+
+    fn flush(&mut self, ctx: &mut Ctx<'_>) {
+        let (State::Sent(conn) | State::LoggingIn(conn, _)) = &mut self.state else { return };
+        if let Err(e) = conn.flush() {
+            self.broke(e.to_string(), ctx);
+        }
+    }
+
+    /// The connection broke. A pooled one may have been closed by its server
+    /// while idle (restart, idle timeout): the commands may or may not have
+    /// run, so they go again, in their idempotent form, on a new connection.
+    fn broke(&mut self, why: String, ctx: &mut Ctx<'_>) {
+        self.state = State::Closed;
+        if self.reused && self.votes.iter().all(Option::is_none) {
+            self.reused = false;
+            for wire in self.wires.iter_mut() {
+                *wire = Command::resend_wire(*wire);
+            }
+            return self.dial(ctx);
+        }
+        self.fail(Cause::Io(why));
+    }
+
+    /// Whether every command is on the wire.
+    fn written(&self) -> bool {
+        matches!(&self.state, State::Sent(conn) if !conn.wants_write())
+    }
+
+    fn retry_due(&self, now: Instant) -> bool {
+        matches!(&self.state, State::Dialing(_, i) if i.retry_at.is_some_and(|t| t <= now))
+    }
+
+    /// What to poll for, and until when.
+    fn interest(&self) -> (i32, i16, Instant) {
+        match &self.state {
+            State::Dialing(_, i) => (i.fd, i.events, i.retry_at.map_or(self.connect_by, |t| t.min(self.connect_by))),
+            State::LoggingIn(conn, _) => (conn.fd(), events(conn), self.connect_by),
+            State::Sent(conn) => (conn.fd(), events(conn), self.reply_by),
+            State::Closed => (-1, 0, Instant::now()),
+        }
+    }
+
+    /// Fails what is past its deadline.
+    fn judge(&mut self, now: Instant) {
+        let node = self.job.node;
+        match &self.state {
+            State::Dialing(..) if now >= self.connect_by => {
+                let why = format!("timed out after {} s", node.connect.as_secs_f64());
+                down::remember(&node.server.addr, &why);
+                self.state = State::Closed;
+                self.fail(Cause::Connect(why));
+            }
+            State::LoggingIn(..) if now >= self.connect_by => {
+                self.state = State::Closed;
+                self.fail(Cause::Connect(format!("no reply to the login within {} s", node.connect.as_secs_f64())));
+            }
+            State::Sent(_) if now >= self.reply_by => {
+                self.abandon();
+                self.fail(Cause::Timeout(node.timeout));
+            }
+            State::Closed => self.fail(Cause::Io("connection closed".into())),
+            _ => {}
+        }
+    }
+
+    /// Drops the connection of a node whose reply is late: a late reply must
+    /// never answer the next command. A late acquire gets its cleanup
+    /// pipelined first: if the server runs the SET after all, the release
+    /// runs right behind it.
+    fn abandon(&mut self) {
+        if let State::Sent(mut conn) = std::mem::replace(&mut self.state, State::Closed) {
+            for (i, cmd) in self.job.cmds.iter().enumerate() {
+                if self.votes[i].is_none() {
+                    if let Some(cleanup) = cmd.cleanup() {
+                        conn.push(&cleanup, Expect::Skip);
+                    }
+                }
+            }
+            let _ = conn.flush();
+        }
+    }
+
+    /// Advances the slot after poll() reported `revents` (or its retry time came).
+    fn progress(&mut self, revents: i16, ctx: &mut Ctx<'_>) {
+        if matches!(self.state, State::Dialing(..)) {
+            return self.advance_dial(ctx);
+        }
+        if revents & libc::POLLOUT != 0 {
+            self.flush(ctx);
+        }
+        let (State::Sent(conn) | State::LoggingIn(conn, _)) = &mut self.state else { return };
+        match conn.fill() {
+            Ok(Fill::Closed) => {
+                // Answers already cut stay valid; what is still owed is lost.
+                self.read_replies(ctx);
+                if !self.done() {
+                    self.broke("closed by the server".into(), ctx);
+                } else {
+                    self.state = State::Closed;
+                }
                 return;
             }
-            Err(_) => {
-                slot.conn = None;
-                slot.reused = false;
-                slot.wire = Command::resend_wire(slot.wire);
-            }
+            Err(e) => return self.broke(e.to_string(), ctx),
+            Ok(_) => {}
         }
+        self.read_replies(ctx);
     }
-    open_and_send(slot, node, &wire_bytes(slot.wire), limits)
-}
 
-fn open_and_send(slot: &mut Slot, node: &Node, bytes: &[u8], limits: &Limits) {
-    let node_limits = Limits { read: node.timeout, ..limits.clone() };
-    match Conn::open(&node.server, &node_limits).and_then(|mut conn| conn.send(bytes).map(|()| conn)) {
-        Ok(conn) => slot.conn = Some(conn),
-        Err(e) => slot.vote = Some(Vote::Failed(e)),
-    }
-}
-
-fn receive(
-    slot: &mut Slot,
-    node: &Node,
-    limits: &Limits,
-    cmd: &Command<'_>,
-    wire_bytes: &mut impl FnMut(Wire) -> Vec<u8>,
-) {
-    let Some(conn) = slot.conn.as_mut() else {
-        return;
-    };
-    if conn.unread > 0 {
-        // The answer to an earlier command that nobody waited for: skip it.
-        match conn.recv(node.timeout) {
-            Err(e) if e.breaks_connection() => {
-                slot.vote = Some(Vote::Failed(e));
-                abandon(slot, cmd);
-            }
-            _ => conn.unread -= 1,
-        }
-        return;
-    }
-    // The socket timeout stays the node's own (changing it costs a syscall per
-    // read); the round's deadline is kept by poll() and the loop above.
-    match conn.recv(node.timeout) {
-        Ok(reply) => {
-            slot.vote = Some(match cmd.verdict(&reply) {
-                Ok(true) => Vote::Yes,
-                Ok(false) => Vote::No,
-                Err(e) => {
-                    slot.conn = None;
-                    Vote::Failed(NodeError::new(node.server.to_string(), Cause::Protocol(e)))
+    /// Cuts every whole reply that is in and acts on it.
+    fn read_replies(&mut self, ctx: &mut Ctx<'_>) {
+        loop {
+            let (State::Sent(conn) | State::LoggingIn(conn, _)) = &mut self.state else { return };
+            let (expect, reply) = match conn.next_reply() {
+                Ok(Some(next)) => next,
+                Ok(None) => return,
+                Err(why) => {
+                    self.state = State::Closed;
+                    return self.fail_all(Cause::Protocol(why));
                 }
+            };
+            match expect {
+                Expect::Skip => {}
+                Expect::Identity => {
+                    conn.identity = Some(match &reply {
+                        Reply::Bulk(info) => run_id(info).unwrap_or_else(|| conn.peer().into_bytes()),
+                        _ => conn.peer().into_bytes(),
+                    });
+                }
+                Expect::Auth | Expect::Select => self.on_login(expect, reply, ctx),
+                Expect::Answer(i) => self.on_answer(i, reply, ctx),
+            }
+        }
+    }
+
+    fn on_login(&mut self, step: Expect, reply: Reply, ctx: &mut Ctx<'_>) {
+        let State::LoggingIn(_, owed) = &mut self.state else { return };
+        if let Reply::Error(msg) = reply {
+            self.state = State::Closed;
+            let mut msg = printable(&msg);
+            if let Some(password) = self.server().password.as_deref().filter(|p| !p.is_empty()) {
+                msg = msg.replace(password, "***");
+            }
+            return self.fail(match step {
+                Expect::Select => Cause::Reply(format!("SELECT {}: {msg}", self.server().db)),
+                _ => Cause::Auth(msg),
             });
         }
-        Err(NodeError { cause: Cause::Reply(msg), .. }) if is_noscript(&msg) && slot.wire != Wire::Eval => {
-            // A restarted server or SCRIPT FLUSH lost the script cache.
-            slot.wire = Wire::Eval;
-            send(slot, node, limits, wire_bytes);
-        }
-        Err(e) if !e.breaks_connection() => slot.vote = Some(Vote::Failed(e)),
-        Err(e) => {
-            abandon(slot, cmd);
-            if slot.reused && matches!(e.cause, Cause::Io(_)) {
-                // A pooled connection the server had closed (restart, idle
-                // timeout): the command may or may not have run, so resend
-                // it in its idempotent form on a new connection.
-                slot.reused = false;
-                slot.wire = Command::resend_wire(slot.wire);
-                let bytes = wire_bytes(slot.wire);
-                open_and_send(slot, node, &bytes, limits);
-            } else {
-                slot.vote = Some(Vote::Failed(e));
+        *owed -= 1;
+        if *owed == 0 {
+            if let State::LoggingIn(conn, _) = std::mem::replace(&mut self.state, State::Closed) {
+                self.send(conn, ctx);
             }
         }
     }
+
+    fn on_answer(&mut self, i: usize, reply: Reply, ctx: &mut Ctx<'_>) {
+        let cmd = &self.job.cmds[i];
+        if self.votes[i].is_some() {
+            return;
+        }
+        self.votes[i] = Some(match reply {
+            Reply::Error(msg) if is_noscript(&msg) && self.wires[i] != Wire::Eval => {
+                // A restarted server or SCRIPT FLUSH lost the script cache.
+                self.wires[i] = Wire::Eval;
+                if let State::Sent(conn) = &mut self.state {
+                    conn.push(&ctx.pack(i, cmd, Wire::Eval), Expect::Answer(i));
+                }
+                return self.flush(ctx);
+            }
+            Reply::Error(msg) => {
+                let auth = msg.starts_with(b"NOAUTH") || msg.starts_with(b"WRONGPASS");
+                // A server may echo the arguments (the token) in its error.
+                let msg = printable(&msg).replace(cmd.token, "<token>");
+                Vote::Failed(NodeError::new(self.label(), if auth { Cause::Auth(msg) } else { Cause::Reply(msg) }))
+            }
+            reply => match cmd.verdict(&reply) {
+                Ok(true) => Vote::Yes,
+                Ok(false) => Vote::No,
+                Err(why) => {
+                    self.state = State::Closed;
+                    Vote::Failed(NodeError::new(self.label(), Cause::Protocol(why)))
+                }
+            },
+        });
+    }
+
+    /// The slot's votes, its connection back to the pool. Answers nobody
+    /// waited for are skipped when they come; a script sent by SHA is
+    /// repeated as script text, since nobody will read its NOSCRIPT (the
+    /// scripts check ownership, so running twice is harmless).
+    fn finish(mut self, ctx: &mut Ctx<'_>) -> Vec<Vote> {
+        if let State::Sent(mut conn) = std::mem::replace(&mut self.state, State::Closed) {
+            let owed: Vec<usize> = conn.owed().filter_map(|e| if let Expect::Answer(i) = e { Some(*i) } else { None }).collect();
+            conn.forget_answers();
+            for i in owed {
+                if self.wires[i] == Wire::Sha {
+                    conn.push(&ctx.pack(i, &self.job.cmds[i], Wire::Eval), Expect::Skip);
+                }
+            }
+            if conn.flush().is_ok() {
+                pool::put(self.server(), ctx.limits, conn);
+            }
+        }
+        self.votes.into_iter().map(|v| v.unwrap_or(Vote::Unanswered)).collect()
+    }
+}
+
+fn events(conn: &Conn) -> i16 {
+    libc::POLLIN | if conn.wants_write() { libc::POLLOUT } else { 0 }
+}
+
+/// The `run_id:` line of an `INFO server` reply.
+fn run_id(info: &[u8]) -> Option<Vec<u8>> {
+    info.split(|&b| b == b'\n')
+        .find_map(|line| line.strip_prefix(b"run_id:"))
+        .map(|id| id.trim_ascii().to_vec())
+        .filter(|id| !id.is_empty())
+}
+
+/// AUTH and SELECT for a new connection; returns how many replies they owe.
+fn log_in(conn: &mut Conn, server: &Server) -> usize {
+    let mut owed = 0;
+    if let Some(password) = &server.password {
+        let mut auth = redis::cmd("AUTH");
+        if let Some(user) = &server.user {
+            auth.arg(user);
+        }
+        auth.arg(password);
+        conn.push(&auth.get_packed_command(), Expect::Auth);
+        owed += 1;
+    }
+    if server.db != 0 {
+        conn.push(&redis::cmd("SELECT").arg(server.db).get_packed_command(), Expect::Select);
+        owed += 1;
+    }
+    owed
 }

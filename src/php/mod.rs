@@ -14,6 +14,7 @@ pub mod zend;
 /// threads here: PHP-FPM forks its workers after this.
 pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     ini::register(module_number);
+    crate::engine::wait::set_interrupt_check(shutdown::time_limit_fired);
     match errors::register_exception_class() {
         Ok(()) => 0,
         Err(_) => -1,
@@ -23,6 +24,7 @@ pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
 /// Request startup: one-time fix-ups that need the classes registered.
 pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     static ONCE: std::sync::Once = std::sync::Once::new();
+    shutdown::request_started();
     let _ = std::panic::catch_unwind(|| ONCE.call_once(fixups::apply));
     0
 }

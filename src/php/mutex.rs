@@ -11,7 +11,7 @@ use super::ini;
 use crate::engine::conn::Limits;
 use crate::engine::error;
 use crate::engine::held::{self, Held, Owner};
-use crate::engine::lease::{new_token, Acquired, Lease, Patience};
+use crate::engine::lease::{new_token, Outcome, Patience};
 use crate::engine::round::Node;
 
 /// Largest `$lockSecond` whose milliseconds Redis can still add to its clock.
@@ -60,19 +60,20 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
         return Err(Fail::Arg(4, "must be greater than or equal to 0".into()));
     }
     let (nodes, full_key, limits) = target(key)?;
-    let token = new_token();
-    let lease = Lease { nodes: &nodes, key: &full_key, token: &token };
     let wait = Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
     let patience = Patience::Until { deadline: Instant::now() + wait, pause: Duration::from_micros(sleep as u64) };
-    match lease.acquire(lock_second * 1000, patience, &limits) {
-        Acquired::Held { .. } => {
-            let owner = Owner::Mutex(nodes[0].server.clone(), full_key.clone());
-            let expires = held::expiry_after(Duration::from_secs(lock_second as u64));
-            held::insert(owner, Held { nodes, key: full_key, token, expires });
-            Ok(true)
-        }
-        Acquired::Busy(_) => Ok(false),
-        Acquired::Unreachable(failures) => Err(Fail::Redis(error::list(&failures))),
+    let owner = Owner::Mutex(nodes[0].server.clone(), full_key.clone());
+    let lock = Held { nodes, key: full_key, token: new_token(), expires: Instant::now() };
+    answer(held::acquire(owner, lock, lock_second * 1000, patience, &limits))
+}
+
+/// true / false / RedisLockException, from how the round ended.
+fn answer(outcome: Outcome) -> Result<bool> {
+    match outcome {
+        Outcome::Confirmed { .. } => Ok(true),
+        Outcome::Refused => Ok(false),
+        Outcome::Unreachable(failures) => Err(Fail::Redis(error::list(&failures))),
+        Outcome::Interrupted => Err(Fail::Redis(error::INTERRUPTED.into())),
     }
 }
 
@@ -83,17 +84,11 @@ fn release(key: Str<'_>) -> Result<bool> {
     }
     let (nodes, full_key, limits) = target(key)?;
     let owner = Owner::Mutex(nodes[0].server.clone(), full_key);
-    let Some(held) = held::remove(&owner) else {
-        return Ok(false);
-    };
-    let round = Lease { nodes: &held.nodes, key: &held.key, token: &held.token }.release(&limits);
-    if round.unreachable() {
-        // Still ours as far as we know: a later release() or the request's end tries again.
-        let failures = round.failures();
-        held::insert(owner, held);
-        return Err(Fail::Redis(error::list(&failures)));
+    match held::registered(&owner) {
+        // On an outage it stays registered: a later release() or the request's end tries again.
+        Some(lock) => answer(held::release(&owner, &lock, &limits)),
+        None => Ok(false),
     }
-    Ok(round.held)
 }
 
 /// The server, the prefixed key and the limits now in force.
@@ -104,5 +99,5 @@ fn target(key: &[u8]) -> Result<(Vec<Node>, Vec<u8>, Limits)> {
     let mut full_key = Vec::with_capacity(settings.prefix.len() + key.len());
     full_key.extend_from_slice(&settings.prefix);
     full_key.extend_from_slice(key);
-    Ok((vec![Node { server, timeout: limits.read }], full_key, limits))
+    Ok((vec![Node { server, timeout: limits.read, connect: limits.connect }], full_key, limits))
 }

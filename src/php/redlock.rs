@@ -12,7 +12,8 @@ use super::errors::{Fail, Result};
 use super::ini;
 use crate::engine::error;
 use crate::engine::held::{self, Held, Owner};
-use crate::engine::lease::{new_token, node_timeout, quorum, Acquired, Lease, Patience};
+use crate::engine::lease::{new_token, node_timeout, quorum, Outcome, Patience};
+use crate::engine::conn::Limits;
 use crate::engine::round::Node;
 use crate::engine::server::{parse_port, Server};
 
@@ -64,60 +65,75 @@ impl RedLock {
         }
         check_ttl(2, ttl)?;
         let limits = ini::limits()?;
-        let nodes = self.nodes(node_timeout(ttl, limits.read));
-        let token = new_token();
-        let lease = Lease { nodes: &nodes, key: resource, token: &token };
+        let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, resource, new_token());
+        let owner = Owner::RedLock(lock.token.clone());
         let patience = Patience::Attempts { attempts: self.retry_count, delay: self.retry_delay };
-        match lease.acquire(ttl, patience, &limits) {
-            Acquired::Held { validity_ms } => {
-                let array = lock_array(validity_ms, resource, &token)?;
-                let expires = held::expiry_after(Duration::from_millis(ttl as u64));
-                held::insert(Owner::RedLock(token.clone()), Held { nodes, key: resource.to_vec(), token, expires });
-                Ok(array)
-            }
-            Acquired::Busy(_) => Ok(false_zval()),
-            Acquired::Unreachable(failures) => Err(Fail::Redis(format!(
-                "RedLock::lock(): fewer than {} of {} Redis nodes could be reached: {}",
-                quorum(nodes.len()),
-                nodes.len(),
-                error::list(&failures)
-            ))),
+        match held::acquire(owner, lock.clone(), ttl, patience, &limits) {
+            Outcome::Confirmed { validity_ms } => lock_array(validity_ms, resource, &lock.token),
+            Outcome::Refused => Ok(false_zval()),
+            other => Err(outage("lock", &lock, other)),
         }
     }
 
-    /// Releases the lock on every node; true when a majority deleted our token.
+    /// Releases the lock on every node; true when a majority deleted our
+    /// token, false when it was no longer ours. RedisLockException when too
+    /// few nodes could be reached: the lock then stays registered, and the
+    /// request's end tries again.
     pub fn unlock(&self, lock: Arr<'_>) -> Result<bool> {
         let (resource, token) = lock_fields(lock.get(1)?)?;
         let limits = ini::limits()?;
-        let nodes = self.nodes(limits.read);
-        held::remove(&Owner::RedLock(token.clone()));
-        Ok(Lease { nodes: &nodes, key: &resource, token: &token }.release(&limits).held)
+        let lock = self.lock_of(limits.read, &limits, &resource, token);
+        match held::release(&Owner::RedLock(lock.token.clone()), &lock, &limits) {
+            Outcome::Confirmed { .. } => Ok(true),
+            Outcome::Refused => Ok(false),
+            other => Err(outage("unlock", &lock, other)),
+        }
     }
 
     /// Sets a new TTL (ms) where our token still holds; the lock array with the
-    /// new validity when a majority confirms in time, else false.
+    /// new validity when a majority confirms in time, false when it is no
+    /// longer ours, RedisLockException when too few nodes could be reached.
     pub fn extend(&self, lock: Arr<'_>, ttl: Int<'_>) -> Result<Zval> {
         let (resource, token) = lock_fields(lock.get(1)?)?;
         let ttl = ttl.get(2)?;
         check_ttl(2, ttl)?;
         let limits = ini::limits()?;
-        let nodes = self.nodes(node_timeout(ttl, limits.read));
-        let round = Lease { nodes: &nodes, key: &resource, token: &token }.extend(ttl, &limits);
-        if !round.held {
-            return Ok(false_zval());
+        let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, &resource, token);
+        match held::extend(&Owner::RedLock(lock.token.clone()), &lock, ttl, &limits) {
+            Outcome::Confirmed { validity_ms } => lock_array(validity_ms, &resource, &lock.token),
+            Outcome::Refused => Ok(false_zval()),
+            other => Err(outage("extend", &lock, other)),
         }
-        held::extend(&Owner::RedLock(token.clone()), held::expiry_after(Duration::from_millis(ttl as u64)));
-        lock_array(round.validity_ms, &resource, &token)
     }
 }
 
 impl RedLock {
-    fn nodes(&self, default_timeout: Duration) -> Vec<Node> {
-        self.members
+    /// The lock on `resource` with `token` over this instance's servers;
+    /// nodes without a timeout of their own get `default_timeout`.
+    fn lock_of(&self, default_timeout: Duration, limits: &Limits, resource: &[u8], token: String) -> Held {
+        let nodes = self
+            .members
             .iter()
-            .map(|m| Node { server: m.server.clone(), timeout: m.timeout.unwrap_or(default_timeout) })
-            .collect()
+            .map(|m| {
+                let timeout = m.timeout.unwrap_or(default_timeout);
+                Node { server: m.server.clone(), timeout, connect: limits.connect.min(timeout) }
+            })
+            .collect();
+        Held { nodes, key: resource.to_vec(), token, expires: std::time::Instant::now() }
     }
+}
+
+/// The RedisLockException of a round that could not decide.
+fn outage(method: &str, lock: &Held, outcome: Outcome) -> Fail {
+    let n = lock.nodes.len();
+    Fail::Redis(match outcome {
+        Outcome::Unreachable(failures) => format!(
+            "RedLock::{method}(): fewer than {} of {n} Redis nodes could be reached: {}",
+            quorum(n),
+            error::list(&failures)
+        ),
+        _ => format!("RedLock::{method}(): {}", error::INTERRUPTED),
+    })
 }
 
 /// Below this a lock could never be valid: the drift allowance alone is 2 ms.

@@ -72,7 +72,7 @@ impl Redis {
     }
 
     pub fn node(&self, timeout: Duration) -> Node {
-        Node { server: self.server(), timeout }
+        Node { server: self.server(), timeout, connect: timeout }
     }
 
     fn client(&self) -> redis::RedisResult<redis::Connection> {
@@ -203,7 +203,7 @@ impl Proxied {
         let servers: Vec<Redis> = (0..n).map(|_| Redis::start()).collect();
         let proxies: Vec<Proxy> = servers.iter().map(|r| Proxy::start(r.port)).collect();
         let nodes: Vec<Node> =
-            proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2) }).collect();
+            proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2), connect: Duration::from_secs(2) }).collect();
         let token = redis_lock::engine::lease::new_token();
         let lease = redis_lock::engine::lease::Lease { nodes: &nodes, key: b"connect", token: &token };
         lease.release(&redis_lock::engine::conn::Limits::default());
