@@ -75,6 +75,13 @@ impl Command<'_> {
     }
 
     pub fn pack(&self, wire: Wire) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.pack_into(wire, &mut out);
+        out
+    }
+
+    /// Appends the command in `wire` form to `out`.
+    pub fn pack_into(&self, wire: Wire, out: &mut Vec<u8>) {
         let (script, ttl) = match self.op {
             Op::Acquire { ttl_ms } => (ACQUIRE, Some(ttl_ms)),
             Op::Release => (RELEASE, None),
@@ -84,15 +91,15 @@ impl Command<'_> {
         let ttl = ttl.map(|t| format_int(&mut ttl_text, t));
         let (key, token) = (self.key, self.token.as_bytes());
         match wire {
-            Wire::Plain => resp(&[b"SET", key, token, b"NX", b"PX", ttl.unwrap_or(b"0")]),
+            Wire::Plain => resp(out, &[b"SET", key, token, b"NX", b"PX", ttl.unwrap_or(b"0")]),
             Wire::Sha | Wire::Eval => {
                 let (verb, body) = match wire {
                     Wire::Sha => (&b"EVALSHA"[..], sha(script).as_bytes()),
                     _ => (&b"EVAL"[..], script.as_bytes()),
                 };
                 match ttl {
-                    Some(ttl) => resp(&[verb, body, b"1", key, token, ttl]),
-                    None => resp(&[verb, body, b"1", key, token]),
+                    Some(ttl) => resp(out, &[verb, body, b"1", key, token, ttl]),
+                    None => resp(out, &[verb, body, b"1", key, token]),
                 }
             }
         }
@@ -112,9 +119,9 @@ impl Command<'_> {
     }
 }
 
-/// A command as a RESP array of bulk strings.
-fn resp(args: &[&[u8]]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(16 + args.iter().map(|a| a.len() + 16).sum::<usize>());
+/// A command as a RESP array of bulk strings, appended to `out`.
+fn resp(out: &mut Vec<u8>, args: &[&[u8]]) {
+    out.reserve(16 + args.iter().map(|a| a.len() + 16).sum::<usize>());
     let mut n = itoa_buf();
     out.push(b'*');
     out.extend_from_slice(format_int(&mut n, args.len() as i64));
@@ -126,7 +133,6 @@ fn resp(args: &[&[u8]]) -> Vec<u8> {
         out.extend_from_slice(arg);
         out.extend_from_slice(b"\r\n");
     }
-    out
 }
 
 fn itoa_buf() -> [u8; 20] {

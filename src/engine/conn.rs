@@ -55,12 +55,14 @@ pub struct Conn {
     inbuf: Vec<u8>,
     cursor: Cursor,
     outbuf: Vec<u8>,
+    /// Where the socket is read into (allocated once: no zeroing per read).
+    scratch: Box<[u8]>,
     expect: VecDeque<Expect>,
     /// Who the server is (its run_id, else its address), once asked.
     pub identity: Option<Vec<u8>>,
 }
 
-const READ_CHUNK: usize = 16 * 1024;
+const READ_CHUNK: usize = 4096;
 
 impl Conn {
     pub fn new(stream: Stream) -> Self {
@@ -69,6 +71,7 @@ impl Conn {
             inbuf: Vec::new(),
             cursor: Cursor::default(),
             outbuf: Vec::new(),
+            scratch: vec![0; READ_CHUNK].into_boxed_slice(),
             expect: VecDeque::new(),
             identity: None,
         }
@@ -85,6 +88,12 @@ impl Conn {
     /// Queues a command and what its reply is for.
     pub fn push(&mut self, packed: &[u8], expect: Expect) {
         self.outbuf.extend_from_slice(packed);
+        self.expect.push_back(expect);
+    }
+
+    /// Queues a command written by `write` and what its reply is for.
+    pub fn push_with(&mut self, expect: Expect, write: impl FnOnce(&mut Vec<u8>)) {
+        write(&mut self.outbuf);
         self.expect.push_back(expect);
     }
 
@@ -124,16 +133,15 @@ impl Conn {
     /// whole reply's worth is buffered: the cutter then rejects it.
     pub fn fill(&mut self) -> io::Result<Fill> {
         let mut got = Fill::Nothing;
-        let mut chunk = [0u8; READ_CHUNK];
         while self.inbuf.len() <= MAX_REPLY + 64 {
-            match self.stream.read(&mut chunk) {
+            match self.stream.read(&mut self.scratch) {
                 Ok(0) => return Ok(if got == Fill::Some { Fill::Some } else { Fill::Closed }),
                 Ok(n) => {
-                    self.inbuf.extend_from_slice(&chunk[..n]);
+                    self.inbuf.extend_from_slice(&self.scratch[..n]);
                     got = Fill::Some;
                     // A short read drained the socket; a TLS stream may still
                     // hold decrypted bytes, so it is read until it would block.
-                    if n < chunk.len() && !self.stream.buffers_internally() {
+                    if n < READ_CHUNK && !self.stream.buffers_internally() {
                         break;
                     }
                 }

@@ -8,6 +8,8 @@
 //! its parent's locks.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::command::{Command, Op};
@@ -56,16 +58,35 @@ pub fn expiry_after(ttl: Duration) -> Instant {
     now.checked_add(ttl).or_else(|| now.checked_add(Duration::from_secs(1 << 32))).unwrap_or(now)
 }
 
+/// FNV-1a: the registry's keys come from the application itself, and
+/// SipHash cost more than the rest of a lock call's bookkeeping.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
 #[derive(Default)]
 struct Registry {
-    held: HashMap<Owner, Held>,
+    held: HashMap<Owner, Arc<Held>, BuildHasherDefault<Fnv>>,
     /// Size at which expired entries are next swept (amortised O(1) per insert).
     sweep_at: usize,
 }
 
 static HELD: PerProcess<Registry> = PerProcess::new();
 
-fn insert(owner: Owner, held: Held) {
+fn insert(owner: Owner, held: Arc<Held>) {
     HELD.with(|r| {
         if r.held.len() >= r.sweep_at {
             let now = Instant::now();
@@ -76,21 +97,28 @@ fn insert(owner: Owner, held: Held) {
     });
 }
 
-/// Applies `change` to the registry entry of `owner` if it is `lock`.
-fn with_entry(owner: &Owner, lock: &Held, change: impl FnOnce(&mut Option<Held>)) {
+/// Forgets the registry entry of `owner` if it is `lock`.
+fn forget(owner: &Owner, lock: &Held) {
     HELD.with(|r| {
-        if r.held.get(owner).is_some_and(|h| h.same_lock(lock)) {
-            let mut entry = r.held.remove(owner);
-            change(&mut entry);
-            if let Some(entry) = entry {
-                r.held.insert(owner.clone(), entry);
+        if let Some((owner, entry)) = r.held.remove_entry(owner) {
+            if !entry.same_lock(lock) {
+                r.held.insert(owner, entry);
             }
         }
     });
 }
 
+/// A new expiry for the registry entry of `owner` if it is `lock`.
+fn set_expiry(owner: &Owner, lock: &Held, expires: Instant) {
+    HELD.with(|r| {
+        if let Some(entry) = r.held.get_mut(owner).filter(|h| h.same_lock(lock)) {
+            Arc::make_mut(entry).expires = expires;
+        }
+    });
+}
+
 /// The registered lock of `owner`, if it has not expired.
-pub fn registered(owner: &Owner) -> Option<Held> {
+pub fn registered(owner: &Owner) -> Option<Arc<Held>> {
     HELD.with(|r| r.held.get(owner).filter(|h| h.expires > Instant::now()).cloned())
 }
 
@@ -100,7 +128,7 @@ pub fn acquire(owner: Owner, mut lock: Held, ttl_ms: i64, patience: Patience, li
     let outcome = lock.lease().acquire(ttl_ms, patience, limits);
     if let Outcome::Confirmed { .. } = outcome {
         lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
-        insert(owner, lock);
+        insert(owner, Arc::new(lock));
     }
     outcome
 }
@@ -110,7 +138,7 @@ pub fn acquire(owner: Owner, mut lock: Held, ttl_ms: i64, patience: Patience, li
 pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Outcome {
     let outcome = lock.lease().release(limits).outcome;
     if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
-        with_entry(owner, lock, |entry| *entry = None);
+        forget(owner, lock);
     }
     outcome
 }
@@ -120,12 +148,8 @@ pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Outcome {
 pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
     let outcome = lock.lease().extend(ttl_ms, limits).outcome;
     match outcome {
-        Outcome::Confirmed { .. } => with_entry(owner, lock, |entry| {
-            if let Some(held) = entry {
-                held.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
-            }
-        }),
-        Outcome::Refused => with_entry(owner, lock, |entry| *entry = None),
+        Outcome::Confirmed { .. } => set_expiry(owner, lock, expiry_after(Duration::from_millis(ttl_ms as u64))),
+        Outcome::Refused => forget(owner, lock),
         _ => {}
     }
     outcome
@@ -142,7 +166,7 @@ pub fn forget_all() {
 /// are. The registry is empty afterwards (the request that owned them ended).
 pub fn release_all(limits: &Limits) {
     let now = Instant::now();
-    let locks: Vec<Held> = HELD.with(|r| r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now).collect());
+    let locks: Vec<Arc<Held>> = HELD.with(|r| r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now).collect());
     if locks.is_empty() {
         return;
     }
@@ -176,17 +200,19 @@ mod tests {
         let past = Instant::now() - Duration::from_millis(1);
         let future = Instant::now() + Duration::from_secs(60);
         for i in 0..1000 {
-            insert(Owner::RedLock(format!("gone{i}")), held("gone", past));
+            insert(Owner::RedLock(format!("gone{i}")), Arc::new(held("gone", past)));
         }
-        insert(Owner::RedLock("kept".into()), held("kept", future));
+        insert(Owner::RedLock("kept".into()), Arc::new(held("kept", future)));
         HELD.with(|r| assert!(r.held.len() < 200, "swept while growing: {}", r.held.len()));
         assert!(registered(&Owner::RedLock("gone999".into())).is_none());
         let kept = registered(&Owner::RedLock("kept".into())).expect("kept");
         // Only the very same lock touches the entry.
-        with_entry(&Owner::RedLock("kept".into()), &held("other", future), |e| *e = None);
-        assert!(registered(&Owner::RedLock("kept".into())).is_some());
-        with_entry(&Owner::RedLock("kept".into()), &kept, |e| *e = None);
-        assert!(registered(&Owner::RedLock("kept".into())).is_none());
+        let owner = Owner::RedLock("kept".into());
+        forget(&owner, &held("other", future));
+        set_expiry(&owner, &held("other", future), past);
+        assert_eq!(registered(&owner).as_deref(), Some(&*kept));
+        forget(&owner, &kept);
+        assert!(registered(&owner).is_none());
         assert!(expiry_after(Duration::from_millis(i64::MAX as u64)) > future, "a huge TTL does not overflow");
     }
 }

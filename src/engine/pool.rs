@@ -9,33 +9,34 @@ use super::conn::{Conn, Limits};
 use super::per_process::PerProcess;
 use super::server::Server;
 
-#[derive(Clone, PartialEq, Eq)]
 struct Key {
     server: Server,
     ca: Option<PathBuf>,
 }
 
 impl Key {
-    fn new(server: &Server, limits: &Limits) -> Self {
-        Self { server: server.clone(), ca: if server.tls { limits.tls_ca_file.clone() } else { None } }
+    fn is(&self, server: &Server, limits: &Limits) -> bool {
+        self.server == *server && self.ca.as_ref() == ca(server, limits)
     }
+}
+
+fn ca<'l>(server: &Server, limits: &'l Limits) -> Option<&'l PathBuf> {
+    limits.tls_ca_file.as_ref().filter(|_| server.tls)
 }
 
 static IDLE: PerProcess<Vec<(Key, Conn)>> = PerProcess::new();
 
 /// The idle connection to `server` opened under the same TLS settings, if any.
 pub fn take(server: &Server, limits: &Limits) -> Option<Conn> {
-    let key = Key::new(server, limits);
     IDLE.with(|idle| {
-        let i = idle.iter().position(|(k, _)| *k == key)?;
+        let i = idle.iter().position(|(k, _)| k.is(server, limits))?;
         Some(idle.swap_remove(i).1)
     })
 }
 
 pub fn put(server: &Server, limits: &Limits, conn: Conn) {
-    let key = Key::new(server, limits);
-    IDLE.with(|idle| match idle.iter_mut().find(|(k, _)| *k == key) {
+    IDLE.with(|idle| match idle.iter_mut().find(|(k, _)| k.is(server, limits)) {
         Some(slot) => slot.1 = conn,
-        None => idle.push((key, conn)),
+        None => idle.push((Key { server: server.clone(), ca: ca(server, limits).cloned() }, conn)),
     });
 }

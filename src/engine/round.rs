@@ -105,20 +105,21 @@ struct Ctx<'l> {
 }
 
 impl Ctx<'_> {
-    fn pack(&mut self, i: usize, cmd: &Command<'_>, wire: Wire) -> std::borrow::Cow<'_, [u8]> {
+    /// Queues command `i` in `wire` form on `conn`.
+    fn push(&mut self, conn: &mut Conn, i: usize, cmd: &Command<'_>, wire: Wire, expect: Expect) {
         if !self.shared {
-            return cmd.pack(wire).into();
+            return conn.push_with(expect, |out| cmd.pack_into(wire, out));
         }
         if self.packs.len() <= i {
             self.packs.resize_with(i + 1, Default::default);
         }
-        self.packs[i][wire as usize].get_or_insert_with(|| cmd.pack(wire)).as_slice().into()
+        conn.push(self.packs[i][wire as usize].get_or_insert_with(|| cmd.pack(wire)), expect);
     }
 }
 
 fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Instant) {
     let now = Instant::now();
-    let shared = jobs.windows(2).all(|w| std::ptr::eq(w[0].cmds, w[1].cmds));
+    let shared = jobs.len() > 1 && jobs.windows(2).all(|w| std::ptr::eq(w[0].cmds, w[1].cmds));
     let mut ctx = Ctx { limits, shared, packs: Vec::new() };
     // Only votes that count need to know who answered.
     let identify = jobs.len() > 1 && matches!(until, Until::Quorum(_));
@@ -330,7 +331,7 @@ impl<'a> Slot<'a> {
         }
         for (i, cmd) in self.job.cmds.iter().enumerate() {
             if self.votes[i].is_none() {
-                conn.push(&ctx.pack(i, cmd, self.wires[i]), Expect::Answer(i));
+                ctx.push(&mut conn, i, cmd, self.wires[i], Expect::Answer(i));
             }
         }
         self.reply_by = Instant::now() + self.job.node.timeout;
@@ -502,7 +503,7 @@ impl<'a> Slot<'a> {
                 // A restarted server or SCRIPT FLUSH lost the script cache.
                 self.wires[i] = Wire::Eval;
                 if let State::Sent(conn) = &mut self.state {
-                    conn.push(&ctx.pack(i, cmd, Wire::Eval), Expect::Answer(i));
+                    ctx.push(conn, i, cmd, Wire::Eval, Expect::Answer(i));
                 }
                 return self.flush(ctx);
             }
@@ -533,7 +534,7 @@ impl<'a> Slot<'a> {
             conn.forget_answers();
             for i in owed {
                 if self.wires[i] == Wire::Sha {
-                    conn.push(&ctx.pack(i, &self.job.cmds[i], Wire::Eval), Expect::Skip);
+                    ctx.push(&mut conn, i, &self.job.cmds[i], Wire::Eval, Expect::Skip);
                 }
             }
             if conn.flush().is_ok() {
