@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::net::Stream;
 use super::resp::{Cursor, Reply, MAX_REPLY};
@@ -151,6 +151,26 @@ impl Conn {
             }
         }
         Ok(got)
+    }
+
+    /// Waits in recv(2) for the next bytes until `deadline` (plain sockets;
+    /// `None` for TLS, which must go through poll()). A signal or the
+    /// deadline returns `Fill::Nothing`: the caller judges what to do.
+    pub fn fill_waiting(&mut self, deadline: Instant) -> Option<io::Result<Fill>> {
+        let Stream::Plain(sock) = &mut self.stream else { return None };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Some(Ok(Fill::Nothing));
+        }
+        Some(match sock.recv_waiting(&mut self.scratch, left) {
+            Ok(0) => Ok(Fill::Closed),
+            Ok(n) => {
+                self.inbuf.extend_from_slice(&self.scratch[..n]);
+                Ok(Fill::Some)
+            }
+            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => Ok(Fill::Nothing),
+            Err(e) => Err(e),
+        })
     }
 
     /// The next whole reply and what it is for; `None` until one is in.

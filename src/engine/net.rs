@@ -17,18 +17,53 @@ use socket2::{Domain, SockAddr, Socket, Type};
 
 use super::server::Addr;
 
-/// A connected socket. Writes never raise SIGPIPE: a closed peer is an error.
-pub struct Sock(Socket);
+/// A connected socket, in blocking mode, used without blocking: reads and
+/// writes pass MSG_DONTWAIT, except `recv_waiting`, which lets a lone wait
+/// happen in recv(2) itself (one system call instead of poll + read).
+/// Writes never raise SIGPIPE: a closed peer is an error.
+pub struct Sock {
+    socket: Socket,
+    /// SO_RCVTIMEO as last set (zero: never set).
+    wait: Duration,
+}
+
+impl Sock {
+    fn new(socket: Socket) -> io::Result<Self> {
+        socket.set_nonblocking(false)?;
+        Ok(Self { socket, wait: Duration::ZERO })
+    }
+
+    /// Reads, waiting at most about `left` for the first byte. The receive
+    /// timeout is only changed when it is off by more than a millisecond,
+    /// so that the usual wait (a whole reply timeout) costs no extra call.
+    pub fn recv_waiting(&mut self, buf: &mut [u8], left: Duration) -> io::Result<usize> {
+        let left = left.max(Duration::from_micros(1));
+        if self.wait.abs_diff(left) > Duration::from_millis(1) {
+            self.socket.set_read_timeout(Some(left))?;
+            self.wait = left;
+        }
+        self.socket.read(buf)
+    }
+}
+
+fn recv(socket: &Socket, buf: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: `buf` is valid for `buf.len()` writable bytes.
+    let n = unsafe { libc::recv(socket.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len(), libc::MSG_DONTWAIT) };
+    if n < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(n as usize)
+}
 
 impl Read for Sock {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf)
+        recv(&self.socket, buf)
     }
 }
 
 impl Write for Sock {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.send_with_flags(buf, libc::MSG_NOSIGNAL)
+        self.socket.send_with_flags(buf, libc::MSG_NOSIGNAL | libc::MSG_DONTWAIT)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -51,8 +86,8 @@ impl Stream {
     /// The peer's address, as a last-resort identity of the server.
     pub fn peer(&self) -> String {
         let sock = match self {
-            Stream::Plain(s) => &s.0,
-            Stream::Tls(s) => &s.get_ref().0,
+            Stream::Plain(s) => &s.socket,
+            Stream::Tls(s) => &s.get_ref().socket,
         };
         match sock.peer_addr() {
             Ok(addr) => match (addr.as_socket(), addr.as_pathname()) {
@@ -90,8 +125,8 @@ impl Write for Stream {
 impl AsRawFd for Stream {
     fn as_raw_fd(&self) -> RawFd {
         match self {
-            Stream::Plain(s) => s.0.as_raw_fd(),
-            Stream::Tls(s) => s.get_ref().0.as_raw_fd(),
+            Stream::Plain(s) => s.socket.as_raw_fd(),
+            Stream::Tls(s) => s.get_ref().socket.as_raw_fd(),
         }
     }
 }
@@ -205,8 +240,8 @@ impl Dialer {
             sock.set_nonblocking(true)?;
             sock.connect(&addr).map(|()| sock)
         });
-        match attempt {
-            Ok(sock) => Dial::Ready(Stream::Plain(Sock(sock))),
+        match attempt.and_then(Sock::new) {
+            Ok(sock) => Dial::Ready(Stream::Plain(sock)),
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                 self.step = Step::UnixRetry { path };
                 Dial::Wait(Interest { fd: -1, events: 0, retry_at: Some(Instant::now() + UNIX_RETRY) })
@@ -216,7 +251,10 @@ impl Dialer {
     }
 
     fn established(&mut self, sock: Socket) -> Dial {
-        let sock = Sock(sock);
+        let sock = match Sock::new(sock) {
+            Ok(sock) => sock,
+            Err(e) => return Dial::Failed(describe(&e)),
+        };
         match self.tls.take() {
             None => Dial::Ready(Stream::Plain(sock)),
             Some(connector) => self.handshake(connector.connect(&self.host, sock)),
@@ -227,7 +265,7 @@ impl Dialer {
         match result {
             Ok(tls) => Dial::Ready(Stream::Tls(Box::new(tls))),
             Err(HandshakeError::WouldBlock(mid)) => {
-                let fd = mid.get_ref().0.as_raw_fd();
+                let fd = mid.get_ref().socket.as_raw_fd();
                 self.step = Step::Handshake(mid);
                 Dial::Wait(Interest { fd, events: libc::POLLIN, retry_at: Some(Instant::now() + TLS_RECHECK) })
             }

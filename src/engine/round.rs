@@ -177,6 +177,17 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Inst
         if fds.is_empty() {
             continue;
         }
+        // A lone node waiting for its reply waits in recv(2) itself.
+        if let [slot] = &mut slots[..] {
+            if wait::interrupted() {
+                slot.abandon();
+                slot.fail(Cause::Interrupted);
+                break;
+            }
+            if slot.wait_in_recv(&mut ctx) {
+                continue;
+            }
+        }
         if wait::poll(&mut fds, wake).is_err() {
             for slot in slots.iter_mut().filter(|s| !s.done()) {
                 slot.abandon();
@@ -417,6 +428,33 @@ impl<'a> Slot<'a> {
                 }
             }
             let _ = conn.flush();
+        }
+    }
+
+    /// Waits for the reply in recv(2) when the slot is a plain connection
+    /// with everything written; false when it must go through poll().
+    fn wait_in_recv(&mut self, ctx: &mut Ctx<'_>) -> bool {
+        let State::Sent(conn) = &mut self.state else { return false };
+        if conn.wants_write() {
+            return false;
+        }
+        match conn.fill_waiting(self.reply_by) {
+            None => false,
+            Some(Ok(Fill::Closed)) => {
+                self.read_replies(ctx);
+                if !self.done() {
+                    self.broke("closed by the server".into(), ctx);
+                }
+                true
+            }
+            Some(Err(e)) => {
+                self.broke(e.to_string(), ctx);
+                true
+            }
+            Some(Ok(_)) => {
+                self.read_replies(ctx);
+                true
+            }
         }
     }
 
