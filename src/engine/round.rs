@@ -148,7 +148,12 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Inst
         }
         let tally = tally(&slots);
         let over = match until {
-            Until::Quorum(need) => identities_known(&slots) && (tally.yes >= need || tally.yes + tally.pending < need),
+            // Decided, and every node that is still in the round has its
+            // command on the wire: a node that is only slower to connect
+            // still gets the lock, and is pooled for the next call.
+            Until::Quorum(need) => {
+                (tally.yes >= need || tally.yes + tally.pending < need) && slots.iter().all(|s| s.done() || s.written())
+            }
             Until::Sent => slots.iter().all(|s| s.done() || s.written()),
             Until::All => false,
         };
@@ -221,16 +226,11 @@ fn tally(slots: &[Slot<'_>]) -> Tally {
     t
 }
 
-/// A vote only counts once it is known that no earlier node is the same
-/// server: a round with several nodes decides when every node still in it
-/// has said who it is (the question rides in the same round trip).
-fn identities_known(slots: &[Slot<'_>]) -> bool {
-    slots.iter().all(|s| !s.identify || s.done() || s.identity().is_some())
-}
-
 /// A node that turns out to be the same server as an earlier one (another
 /// name, address or port forward of it) gets a failed vote: one server
-/// never votes twice.
+/// never votes twice. A yes vote always comes with its server's identity
+/// (`INFO server` is pipelined in front of the command), so the yes votes
+/// that reach a quorum are from distinct servers.
 fn dedupe(slots: &mut [Slot<'_>]) {
     for i in 1..slots.len() {
         if slots[i].alias_checked {
