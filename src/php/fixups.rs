@@ -6,6 +6,8 @@
 use ext_php_rs::ffi::zend_function;
 use ext_php_rs::zend::ClassEntry;
 
+const ZEND_TYPE_NULLABLE_BIT: u32 = 0x2;
+
 const ZEND_ACC_PUBLIC: u32 = 1 << 0;
 const ZEND_ACC_PRIVATE: u32 = 1 << 2;
 const MAY_BE_FALSE: u32 = 1 << 2;
@@ -26,6 +28,18 @@ pub fn apply() {
             }
         });
     }
+    // The int/float wrappers declare themselves nullable so that an explicit
+    // null reaches their own PHP-style handling; PHP must still see `int` and
+    // `float`, not `?int` and `?float` (no parameter of ours is nullable).
+    for (class, method) in METHODS {
+        // SAFETY: arg_info holds num_args entries (after the return type).
+        with_method(class, method, |function| unsafe {
+            let args = (*function).common.arg_info;
+            for i in 0..(*function).common.num_args as usize * usize::from(!args.is_null()) {
+                (*args.add(i)).type_.type_mask &= !ZEND_TYPE_NULLABLE_BIT;
+            }
+        });
+    }
     // RedisMutexLock is static-only: its generated constructor becomes
     // private, so `new RedisMutexLock` is PHP's own "Call to private" Error.
     with_method("RedisMutexLock", "__construct", |function| unsafe {
@@ -33,6 +47,15 @@ pub fn apply() {
         *flags = (*flags & !ZEND_ACC_PUBLIC) | ZEND_ACC_PRIVATE;
     });
 }
+
+const METHODS: [(&str, &str); 6] = [
+    ("RedisMutexLock", "lock"),
+    ("RedisMutexLock", "release"),
+    ("RedLock", "__construct"),
+    ("RedLock", "lock"),
+    ("RedLock", "unlock"),
+    ("RedLock", "extend"),
+];
 
 fn with_method(class: &str, method: &str, fix: impl FnOnce(*mut zend_function)) {
     let Some(class) = ClassEntry::try_find(class) else { return };
