@@ -3,9 +3,23 @@
 //! registered after the module's own startup function). The arginfo and
 //! function entries touched are this module's own memory.
 
-use ext_php_rs::ffi::zend_function;
+use ext_php_rs::ffi::{zend_function, zend_string, HashTable};
+use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::ClassEntry;
 
+extern "C" {
+    /// Zend/zend_attributes.h (PHP 8.2).
+    fn zend_add_attribute(
+        attributes: *mut *mut HashTable,
+        name: *mut zend_string,
+        argc: u32,
+        flags: u32,
+        offset: u32,
+        lineno: u32,
+    ) -> *mut std::ffi::c_void;
+}
+
+const ZEND_ATTRIBUTE_PERSISTENT: u32 = 1 << 0;
 const ZEND_TYPE_NULLABLE_BIT: u32 = 0x2;
 
 const ZEND_ACC_PUBLIC: u32 = 1 << 0;
@@ -40,6 +54,14 @@ pub fn apply() {
             }
         });
     }
+    // `$servers` may hold passwords: traces show it as SensitiveParameterValue.
+    with_method("RedLock", "__construct", |function| unsafe {
+        let name = ZendStr::new("SensitiveParameter", true);
+        let name = ext_php_rs::boxed::ZBox::into_raw(name);
+        // SAFETY: the engine copies the (persistent) name; offset 1 is parameter 0.
+        zend_add_attribute(&mut (*function).common.attributes, name, 0, ZEND_ATTRIBUTE_PERSISTENT, 1, 0);
+        drop(ext_php_rs::boxed::ZBox::from_raw(name));
+    });
     // RedisMutexLock is static-only: its generated constructor becomes
     // private, so `new RedisMutexLock` is PHP's own "Call to private" Error.
     with_method("RedisMutexLock", "__construct", |function| unsafe {
