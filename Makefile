@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 EXT := $(CURDIR)/target/release/libredis_lock.so
 
-.PHONY: all deps build test test-rust test-php test-valgrind demo bench clean
+.PHONY: all deps build test test-rust test-php test-valgrind demo bench clean fuzz
 
 all: build
 
@@ -34,3 +34,10 @@ bench: build
 
 clean:
 	cargo clean
+
+# A long randomized argument/INI fuzz run against a throwaway redis-server
+# (php-tests/fuzz/fuzz.php; a short run is part of test-php). Replay a failure
+# with `make fuzz SEED=S`, or one call with the command fuzz.php prints.
+FUZZ_CALLS ?= 100000
+fuzz: build
+	php php-tests/fuzz/fuzz.php --calls=$(FUZZ_CALLS) $(if $(SEED),--seed=$(SEED))

@@ -108,19 +108,19 @@ release 2 args: ArgumentCountError: RedisMutexLock::release() expects exactly 1 
 "": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: expected redis://, rediss:// or unix://
 "redis:\/\/": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: the host is missing
 "redis:\/\/:1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: the host is missing
-"redis:\/\/127.0.0.1:0": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port "0" (expected 1 to 65535)
-"redis:\/\/127.0.0.1:65536": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port "65536" (expected 1 to 65535)
-"redis:\/\/127.0.0.1:-1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port "-1" (expected 1 to 65535)
-"redis:\/\/127.0.0.1:x": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port "x" (expected 1 to 65535)
-"redis:\/\/127.0.0.1\/x": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index "x"
-"redis:\/\/127.0.0.1\/-1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index "-1"
-"redis:\/\/127.0.0.1?timeout=1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: unknown parameter "timeout" (known: db, user, password)
+"redis:\/\/127.0.0.1:0": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
+"redis:\/\/127.0.0.1:65536": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
+"redis:\/\/127.0.0.1:-1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
+"redis:\/\/127.0.0.1:x": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
+"redis:\/\/127.0.0.1\/x": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)
+"redis:\/\/127.0.0.1\/-1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)
+"redis:\/\/127.0.0.1?timeout=1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: unknown query parameter (known: db, user, password)
 "redis:\/\/[::1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: unclosed [ in the host
 "unix:\/\/relative.sock": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: a unix socket path must be absolute (unix:///path/to.sock)
-"unix:\/\/\/tmp\/x.sock?db=z": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index "z"
+"unix:\/\/\/tmp\/x.sock?db=z": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)
 "redis:\/\/hunter2@127.0.0.1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: the user information must be user:password or :password
-"redis:\/\/user:hunter2@127.0.0.1:0": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port "0" (expected 1 to 65535)
-"rediss:\/\/:hunter2@127.0.0.1:99999": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port "99999" (expected 1 to 65535)
+"redis:\/\/user:hunter2@127.0.0.1:0": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
+"rediss:\/\/:hunter2@127.0.0.1:99999": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
 "redis:\/\/:hunter2%zz@127.0.0.1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: password: invalid %-escape
 ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "0" given
 ValueError: RedisMutexLock::lock(): redis_lock.connect_timeout must be a number of seconds of at least 0.001, "-1" given

@@ -1,5 +1,5 @@
 --TEST--
-stubs/redis_lock.stub.php declares exactly what the extension has: classes, flags, parents, methods, parameters, defaults, types
+stubs/redis_lock.stub.php declares exactly what the extension has: classes, flags, parents, methods, parameters (with their attributes), defaults, types
 --FILE--
 <?php
 require __DIR__ . '/inc/redis_server.inc';
@@ -43,6 +43,10 @@ foreach (['stub' => $fromStub, 'extension' => $fromExt] as $side => $api) {
     echo "RedLock methods ($side): ", implode(', ', array_keys($m)), "; lock(): ", $m['lock']['returnType'] ?? '?',
         ", extend(): ", $m['extend']['returnType'] ?? '?', ", unlock(): ", $m['unlock']['returnType'] ?? '?', "\n";
 }
+foreach (['stub' => $fromStub, 'extension' => $fromExt] as $side => $api) {
+    $attrs = $red($api)['methods']['__construct']['parameters']['servers']['attributes'] ?? ['?'];
+    echo "RedLock::__construct() \$servers attributes ($side): ", implode(', ', $attrs), "\n";
+}
 $methods = array_sum(array_map(fn ($c) => count($c['methods']), $fromExt['classes']));
 echo "methods compared: ", var_export($methods >= 2, true), "\n";
 $diff = rl_api_diff($fromStub, $fromExt);
@@ -57,5 +61,7 @@ same constants: true
 RedLock in both: true
 RedLock methods (stub): __construct, extend, lock, unlock; lock(): array|false, extend(): array|false, unlock(): bool
 RedLock methods (extension): __construct, extend, lock, unlock; lock(): array|false, extend(): array|false, unlock(): bool
+RedLock::__construct() $servers attributes (stub): SensitiveParameter[]
+RedLock::__construct() $servers attributes (extension): SensitiveParameter[]
 methods compared: true
 differences: none

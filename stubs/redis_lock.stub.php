@@ -59,7 +59,7 @@ final class RedLock
      * @param int $retryCount attempts in total (at least 1)
      * @throws ValueError on an invalid server list, a negative retryDelay or retryCount < 1
      */
-    public function __construct(array $servers, int $retryDelay = 200, int $retryCount = 3) {}
+    public function __construct(#[\SensitiveParameter] array $servers, int $retryDelay = 200, int $retryCount = 3) {}
 
     /**
      * @param int $ttl milliseconds

@@ -2,6 +2,9 @@
 //! that is down or cut off never answers its SYN). For a short while they
 //! count as failed at once instead of costing every call a full connect
 //! timeout; a refused connection is not remembered (it costs nothing).
+//! A failure is only taken as known by calls that would not wait longer
+//! than the attempt that failed did: one impatient caller (a RedLock node
+//! with a 1 ms timeout) does not make a server look down to patient ones.
 
 use std::time::{Duration, Instant};
 
@@ -11,24 +14,34 @@ use super::server::Addr;
 /// How long a connect timeout is remembered.
 pub const REMEMBERED: Duration = Duration::from_secs(1);
 
-static DOWN: PerProcess<Vec<(Addr, Instant, String)>> = PerProcess::new();
+struct Down {
+    addr: Addr,
+    until: Instant,
+    /// How long the failed attempt waited.
+    waited: Duration,
+    why: String,
+}
 
-pub fn remember(addr: &Addr, why: &str) {
+static DOWN: PerProcess<Vec<Down>> = PerProcess::new();
+
+pub fn remember(addr: &Addr, waited: Duration, why: &str) {
     let until = Instant::now() + REMEMBERED;
     DOWN.with(|down| {
-        down.retain(|(a, t, _)| a != addr && *t > Instant::now());
-        down.push((addr.clone(), until, why.to_owned()));
+        let now = Instant::now();
+        down.retain(|d| d.addr != *addr && d.until > now);
+        down.push(Down { addr: addr.clone(), until, waited, why: why.to_owned() });
     });
 }
 
-/// Why `addr` is known to be down, if it failed to connect a moment ago.
-pub fn known(addr: &Addr) -> Option<String> {
+/// Why `addr` is known to be down for a caller that would wait `patience`
+/// to connect, if an attempt at least as patient failed a moment ago.
+pub fn known(addr: &Addr, patience: Duration) -> Option<String> {
     DOWN.with(|down| {
         let now = Instant::now();
-        down.iter().find(|(a, t, _)| a == addr && *t > now).map(|(_, _, why)| why.clone())
+        down.iter().find(|d| d.addr == *addr && d.until > now && d.waited >= patience).map(|d| d.why.clone())
     })
 }
 
 pub fn forget(addr: &Addr) {
-    DOWN.with(|down| down.retain(|(a, _, _)| a != addr));
+    DOWN.with(|down| down.retain(|d| d.addr != *addr));
 }

@@ -138,7 +138,8 @@ impl Lease<'_> {
             let said_yes = pick(|v| *v == Vote::Yes);
             let in_doubt = pick(|v| match v {
                 Vote::Unanswered => true,
-                Vote::Failed(e) => matches!(e.cause, Cause::Io(_) | Cause::Protocol(_)),
+                // An alias's SET may be the one that ran on its server.
+                Vote::Failed(e) => matches!(e.cause, Cause::Io(_) | Cause::Protocol(_) | Cause::SameServer(_)),
                 _ => false,
             });
             let release = self.command(Op::Release);

@@ -79,6 +79,8 @@ struct Slot<'a> {
     /// Whether this round must learn who the server is (several nodes).
     identify: bool,
     alias_checked: bool,
+    /// The earlier node that is the same server.
+    alias_of: Option<usize>,
 }
 
 /// Sends `cmd` to every node and collects votes `until` the round is over.
@@ -135,6 +137,7 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Inst
             reply_by: now,
             identify,
             alias_checked: false,
+            alias_of: None,
         })
         .collect();
     for slot in slots.iter_mut() {
@@ -227,20 +230,31 @@ fn tally(slots: &[Slot<'_>]) -> Tally {
 }
 
 /// A node that turns out to be the same server as an earlier one (another
-/// name, address or port forward of it) gets a failed vote: one server
-/// never votes twice. A yes vote always comes with its server's identity
-/// (`INFO server` is pipelined in front of the command), so the yes votes
-/// that reach a quorum are from distinct servers.
+/// name, address or port forward of it) never votes on its own: its answer
+/// counts for the server, through the earlier node (yes if either of them
+/// got a yes: which of the two commands ran first on the server is chance),
+/// and the alias itself gets a failed vote. A yes always comes with its
+/// server's identity (`INFO server` is pipelined in front of the command),
+/// so the yes votes that reach a quorum are from distinct servers.
 fn dedupe(slots: &mut [Slot<'_>]) {
     for i in 1..slots.len() {
-        if slots[i].alias_checked {
-            continue;
+        if slots[i].alias_of.is_none() && !slots[i].alias_checked {
+            let Some(id) = slots[i].identity().map(<[u8]>::to_vec) else { continue };
+            slots[i].alias_checked = true;
+            slots[i].alias_of = slots[..i].iter().position(|s| s.identity() == Some(&id[..]));
         }
-        let Some(id) = slots[i].identity().map(<[u8]>::to_vec) else { continue };
-        slots[i].alias_checked = true;
-        if let Some(first) = slots[..i].iter().find(|s| s.identity() == Some(&id[..])) {
-            let error = NodeError::new(slots[i].label(), Cause::SameServer(first.label()));
-            slots[i].votes.fill(Some(Vote::Failed(error)));
+        let Some(j) = slots[i].alias_of else { continue };
+        let (earlier, later) = slots.split_at_mut(i);
+        let (first, alias) = (&mut earlier[j], &mut later[0]);
+        match alias.votes.first() {
+            Some(Some(Vote::Failed(NodeError { cause: Cause::SameServer(_), .. }))) | Some(None) | None => {}
+            Some(Some(vote)) => {
+                if *vote == Vote::Yes {
+                    first.votes[0] = Some(Vote::Yes);
+                }
+                let error = NodeError::new(alias.label(), Cause::SameServer(first.label()));
+                alias.votes.fill(Some(Vote::Failed(error)));
+            }
         }
     }
 }
@@ -281,7 +295,7 @@ impl<'a> Slot<'a> {
     }
 
     fn begin(&mut self, ctx: &mut Ctx<'_>) {
-        if let Some(why) = down::known(&self.server().addr) {
+        if let Some(why) = down::known(&self.server().addr, self.job.node.connect) {
             let secs = down::REMEMBERED.as_secs();
             return self.fail(Cause::Connect(format!("{why} (a moment ago; not tried again for {secs} s)")));
         }
@@ -397,7 +411,7 @@ impl<'a> Slot<'a> {
         match &self.state {
             State::Dialing(..) if now >= self.connect_by => {
                 let why = format!("timed out after {} s", node.connect.as_secs_f64());
-                down::remember(&node.server.addr, &why);
+                down::remember(&node.server.addr, node.connect, &why);
                 self.state = State::Closed;
                 self.fail(Cause::Connect(why));
             }

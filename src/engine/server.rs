@@ -34,10 +34,15 @@ impl Server {
         }
     }
 
-    /// Parses `redis://[user[:password]@]host[:port][/db]`, the same with
-    /// `rediss://` (TLS), or `unix:///path/to.sock[?db=N]`.
-    /// Errors never repeat the user information, which may hold a password.
+    /// Parses `redis://[user[:password]@]host[:port][/db][?query]`, the same
+    /// with `rediss://` (TLS), or `unix:///path/to.sock[?db=N]`.
+    /// The user information is everything up to the LAST `@`, so a password
+    /// may hold unencoded `/ ? @ :`; an `@` after it (in the query) must be
+    /// written `%40`. Errors never quote any part of the DSN: it may hold a password.
     pub fn parse(dsn: &str) -> Result<Self, String> {
+        if dsn.contains('\0') {
+            return Err(NUL_BYTES.into());
+        }
         if let Some(rest) = dsn.strip_prefix("redis://") {
             Self::parse_tcp(rest, false)
         } else if let Some(rest) = dsn.strip_prefix("rediss://") {
@@ -50,12 +55,12 @@ impl Server {
     }
 
     fn parse_tcp(rest: &str, tls: bool) -> Result<Self, String> {
-        let (rest, query) = split_once_or(rest, '?');
-        let (authority, path) = split_once_or(rest, '/');
-        let (userinfo, hostport) = match authority.rfind('@') {
-            Some(at) => (Some(&authority[..at]), &authority[at + 1..]),
-            None => (None, authority),
+        let (userinfo, rest) = match rest.rsplit_once('@') {
+            Some((userinfo, rest)) => (Some(userinfo), rest),
+            None => (None, rest),
         };
+        let (rest, query) = split_once_or(rest, '?');
+        let (hostport, path) = split_once_or(rest, '/');
         let (host, port) = split_host_port(hostport)?;
         let mut server = Self::tcp(&host, port);
         server.tls = tls;
@@ -81,6 +86,9 @@ impl Server {
             return Err("a unix socket path must be absolute (unix:///path/to.sock)".into());
         }
         let path = percent_decode(path)?;
+        if path.contains('\0') {
+            return Err(NUL_BYTES.into());
+        }
         let mut server = Self { addr: Addr::Unix(PathBuf::from(path)), ..Self::tcp("", 0) };
         server.apply_query(query)?;
         Ok(server)
@@ -94,7 +102,7 @@ impl Server {
                 "db" => self.db = parse_db(value)?,
                 "user" => self.user = Some(percent_decode(value)?),
                 "password" => self.password = Some(percent_decode(value)?),
-                _ => return Err(format!("unknown parameter \"{}\" (known: db, user, password)", name.escape_debug())),
+                _ => return Err("unknown query parameter (known: db, user, password)".into()),
             }
         }
         Ok(())
@@ -125,40 +133,31 @@ impl fmt::Debug for Server {
     }
 }
 
-/// The DSN with every password replaced by `***`, for display.
+/// The DSN for display: everything between `//` and the last `@` (user and
+/// password, whatever they contain) becomes `***`, and so does the value of
+/// every `password=` query parameter after it.
 pub fn redact(dsn: &str) -> String {
-    let (main, query) = match dsn.split_once('?') {
-        Some((main, query)) => (main, Some(query)),
-        None => (dsn, None),
+    let (head, rest) = match dsn.split_once("//") {
+        Some((scheme, rest)) => (format!("{scheme}//"), rest),
+        None => (String::new(), dsn),
     };
-    let mut out = match main.split_once("://") {
-        Some((scheme, rest)) => {
-            let (authority, path) = split_once_or(rest, '/');
-            let authority = match authority.rsplit_once('@') {
-                Some((userinfo, host)) => match userinfo.split_once(':') {
-                    Some((user, _)) => format!("{user}:***@{host}"),
-                    None => format!("***@{host}"),
-                },
-                None => authority.to_owned(),
-            };
-            let slash = if rest.contains('/') { "/" } else { "" };
-            format!("{scheme}://{authority}{slash}{path}")
-        }
-        None => main.to_owned(),
+    let (masked, rest) = match rest.rsplit_once('@') {
+        Some((_, rest)) => ("***@", rest),
+        None => ("", rest),
     };
-    if let Some(query) = query {
-        let params: Vec<String> = query
-            .split('&')
-            .map(|p| match p.split_once('=') {
-                Some(("password", _)) => "password=***".to_owned(),
-                _ => p.to_owned(),
-            })
-            .collect();
+    let (main, query) = split_once_or(rest, '?');
+    let mut out = format!("{head}{masked}{main}");
+    if rest.contains('?') {
+        let params: Vec<&str> =
+            query.split('&').map(|p| if p.starts_with("password=") { "password=***" } else { p }).collect();
         out.push('?');
         out.push_str(&params.join("&"));
     }
     out
 }
+
+/// Why a DSN, host or path with a NUL byte is refused (PHP's wording).
+pub const NUL_BYTES: &str = "must not contain any null bytes (\\0)";
 
 fn split_once_or(s: &str, sep: char) -> (&str, &str) {
     s.split_once(sep).unwrap_or((s, ""))
@@ -190,14 +189,14 @@ fn split_host_port(hostport: &str) -> Result<(String, u16), String> {
 pub fn parse_port(p: &str) -> Result<u16, String> {
     match p.parse::<u16>() {
         Ok(port) if port > 0 && p.bytes().all(|b| b.is_ascii_digit()) => Ok(port),
-        _ => Err(format!("invalid port \"{}\" (expected 1 to 65535)", p.escape_debug())),
+        _ => Err("invalid port (expected 1 to 65535)".into()),
     }
 }
 
 fn parse_db(s: &str) -> Result<u32, String> {
     match s.parse::<u32>() {
         Ok(db) if s.bytes().all(|b| b.is_ascii_digit()) => Ok(db),
-        _ => Err(format!("invalid database index \"{}\"", s.escape_debug())),
+        _ => Err(format!("invalid database index (expected 0 to {})", u32::MAX)),
     }
 }
 
@@ -246,39 +245,63 @@ mod tests {
     }
 
     #[test]
-    fn rejects_malformed_dsns_without_echoing_secrets() {
+    fn the_user_information_runs_to_the_last_at() {
+        let s = Server::parse("redis://u:pa/ss?x@h:1/2").unwrap();
+        assert_eq!(s.addr, Addr::Tcp { host: "h".into(), port: 1 });
+        assert_eq!((s.user.as_deref(), s.password.as_deref(), s.db), (Some("u"), Some("pa/ss?x"), 2));
+        let s = Server::parse("rediss://:a@b:c/d?e@host?db=4").unwrap();
+        assert_eq!(s.addr, Addr::Tcp { host: "host".into(), port: 6379 });
+        assert_eq!((s.user.as_deref(), s.password.as_deref(), s.db), (None, Some("a@b:c/d?e"), 4));
+        // An @ after the user information must be %40: here it ends the user information.
+        assert!(Server::parse("redis://h?password=a@b").is_err());
+        let s = Server::parse("redis://h?password=a%40b").unwrap();
+        assert_eq!(s.password.as_deref(), Some("a@b"));
+    }
+
+    #[test]
+    fn rejects_malformed_dsns_without_quoting_them() {
         for (dsn, want) in [
             ("http://x", "expected redis://"),
             ("127.0.0.1:6379", "expected redis://"),
             ("redis://", "host is missing"),
             ("redis://:6379", "host is missing"),
-            ("redis://h:0", "invalid port \"0\""),
-            ("redis://h:70000", "invalid port \"70000\""),
+            ("redis://h:0", "invalid port (expected 1 to 65535)"),
+            ("redis://h:70000", "invalid port (expected 1 to 65535)"),
             ("redis://h:+5", "invalid port"),
-            ("redis://h/x", "invalid database index \"x\""),
+            ("redis://h/x", "invalid database index (expected 0 to 4294967295)"),
             ("redis://h/-1", "invalid database index"),
             ("redis://hunter2@h", "user:password"),
             ("unix://relative.sock", "absolute"),
-            ("redis://h?timeout=3", "unknown parameter"),
+            ("redis://h?hunter2=3", "unknown query parameter"),
             ("redis://[::1", "unclosed"),
+            ("redis://u:hunter2/x:hunter2@h:hunter2", "invalid port"),
+            ("redis://h/hunter2", "invalid database index"),
+            ("redis://h:1?db=hunter2", "invalid database index"),
+            ("redis://u:hunter2%zz@h", "invalid %-escape"),
+            ("redis://u:hunter2\0@h", "null bytes (\\0)"),
+            ("unix:///tmp/hunter2%00.sock", "null bytes (\\0)"),
         ] {
             let err = Server::parse(dsn).unwrap_err();
             assert!(err.contains(want), "{dsn}: {err}");
-            assert!(!err.contains("hunter2"), "{dsn}: {err}");
+            assert!(!err.contains("hunter2") && !err.contains('"'), "{dsn}: {err}");
         }
     }
 
     #[test]
-    fn redact_hides_every_password() {
+    fn redact_hides_everything_up_to_the_last_at() {
         for (dsn, want) in [
-            ("redis://u:s3cret@h:1/2", "redis://u:***@h:1/2"),
-            ("rediss://:s3cret@h", "rediss://:***@h"),
+            ("redis://u:s3cret@h:1/2", "redis://***@h:1/2"),
+            ("rediss://:s3cret@h", "rediss://***@h"),
             ("redis://s3cret@h", "redis://***@h"),
             ("redis://h:1", "redis://h:1"),
             ("unix:///run/r.sock?db=1&password=s3cret", "unix:///run/r.sock?db=1&password=***"),
-            ("redis://a:b@c@h", "redis://a:***@h"),
+            ("redis://a:b@c@h", "redis://***@h"),
+            ("redis://u:pa/ss?x@h:1/2", "redis://***@h:1/2"),
+            ("redis://u:p:a@s/s?x=1&password=2@h:1/2?password=s3cret&db=1", "redis://***@h:1/2?password=***&db=1"),
+            ("redis://h?password=s3c@ret", "redis://***@ret"),
+            ("u:s3cret@h", "***@h"),
         ] {
-            assert_eq!(redact(dsn), want);
+            assert_eq!(redact(dsn), want, "{dsn}");
         }
     }
 

@@ -3,6 +3,8 @@
 //! TypeError messages. The wrappers keep the raw zval; the method converts
 //! it, knowing the argument's position.
 
+use std::time::Duration;
+
 use ext_php_rs::convert::{FromZvalMut, StubLiteral};
 use ext_php_rs::ffi::zend_string;
 use ext_php_rs::flags::DataType;
@@ -14,13 +16,30 @@ use super::zend;
 /// A `string` parameter (binary-safe).
 pub struct Str<'a>(&'a mut Zval);
 
-/// An `int` parameter, possibly defaulted.
+/// An `int` parameter with a default.
 pub enum Int<'a> {
     Given(&'a mut Zval),
     Default(i64),
 }
 
-/// A `float` parameter (ints accepted), possibly defaulted.
+/// An `int` parameter without a default (not nullable, so that PHP counts
+/// it as required; a null given for it still reaches `get()`).
+pub struct ReqInt<'a>(&'a mut Zval);
+
+impl<'a> FromZvalMut<'a> for ReqInt<'a> {
+    const TYPE: DataType = DataType::Long;
+    fn from_zval_mut(zval: &'a mut Zval) -> Option<Self> {
+        Some(Self(zval))
+    }
+}
+
+impl ReqInt<'_> {
+    pub fn get(self, num: u32) -> Result<i64> {
+        Int::Given(self.0).get(num)
+    }
+}
+
+/// A `float` parameter (ints accepted) with a default.
 pub enum Float<'a> {
     Given(&'a mut Zval),
     Default(f64),
@@ -33,8 +52,13 @@ impl<'a> FromZvalMut<'a> for Str<'a> {
     }
 }
 
+// NULLABLE only lets an explicit null reach `get()`, which treats it as PHP
+// does (deprecated and coerced in weak mode, a TypeError under strict_types).
+// These parameters always have defaults, so arity is unchanged; fixups.rs
+// clears the nullable bit that this sets in the arginfo.
 impl<'a> FromZvalMut<'a> for Int<'a> {
     const TYPE: DataType = DataType::Long;
+    const NULLABLE: bool = true;
     fn from_zval_mut(zval: &'a mut Zval) -> Option<Self> {
         Some(Self::Given(zval))
     }
@@ -42,6 +66,7 @@ impl<'a> FromZvalMut<'a> for Int<'a> {
 
 impl<'a> FromZvalMut<'a> for Float<'a> {
     const TYPE: DataType = DataType::Double;
+    const NULLABLE: bool = true;
     fn from_zval_mut(zval: &'a mut Zval) -> Option<Self> {
         Some(Self::Given(zval))
     }
@@ -89,10 +114,6 @@ impl<'a> Str<'a> {
         let zval = self.0;
         if zval.is_string() {
             return Ok(zval.zend_str().map(ZendStr::as_bytes).unwrap_or_default());
-        }
-        // null is refused as for the defaulted parameters, rather than deprecated.
-        if zval.is_null() {
-            return Err(wrong_type(num, zend::Z_EXPECTED_STRING, zval));
         }
         let mut dest: *mut zend_string = std::ptr::null_mut();
         // SAFETY: PHP's weak-mode conversion; on success `dest` points at the
@@ -145,6 +166,25 @@ impl Float<'_> {
     }
 }
 
+/// Timeouts longer than this (about 31 years) are as good as forever and are
+/// clamped to it, which keeps every `Instant` and poll arithmetic in range.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// A user's number of seconds as a Duration: None when negative or not a
+/// number (infinite included), clamped to `MAX_SECONDS`.
+pub fn clamped_seconds(secs: f64) -> Option<Duration> {
+    if !secs.is_finite() || secs < 0.0 {
+        return None;
+    }
+    Duration::try_from_secs_f64(secs.min(MAX_SECONDS)).ok()
+}
+
+/// A timeout given as seconds greater than 0: as `clamped_seconds`, and at
+/// least 1 µs (a zero Duration is no timeout at all to the socket calls).
+pub fn clamped_timeout(secs: f64) -> Option<Duration> {
+    (secs > 0.0).then(|| clamped_seconds(secs)).flatten().map(|d| d.max(Duration::from_micros(1)))
+}
+
 /// An `array` parameter (PHP never coerces to array).
 pub struct Arr<'a>(&'a mut Zval);
 
@@ -163,5 +203,26 @@ impl<'a> Arr<'a> {
         }
         let zval: &'a Zval = zval;
         zval.array().ok_or_else(|| Fail::Value(format!("argument #{num} is not a readable array")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_clamped_never_a_panic() {
+        assert_eq!(clamped_seconds(1.5), Some(Duration::from_millis(1500)));
+        assert_eq!(clamped_seconds(-0.0), Some(Duration::ZERO));
+        assert_eq!(clamped_seconds(1e19), Some(Duration::from_secs(1_000_000_000)));
+        assert_eq!(clamped_seconds(f64::MAX), Some(Duration::from_secs(1_000_000_000)));
+        for bad in [-1e-9, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(clamped_seconds(bad), None, "{bad}");
+            assert_eq!(clamped_timeout(bad), None, "{bad}");
+        }
+        assert_eq!(clamped_timeout(0.0), None);
+        assert_eq!(clamped_timeout(-0.0), None);
+        assert_eq!(clamped_timeout(1e-300), Some(Duration::from_micros(1)));
+        assert_eq!(clamped_timeout(1e19), Some(Duration::from_secs(1_000_000_000)));
     }
 }

@@ -30,21 +30,29 @@ pub type Result<T> = std::result::Result<T, Fail>;
 /// What the method macros throw for a failed call. Argument failures are
 /// thrown by the engine's own functions (for PHP's exact wording) during the
 /// conversion; the placeholder returned for them is not thrown, because an
-/// exception is then already pending.
+/// exception is then already pending. Every message passes `escape_nul`
+/// here, so that creating the exception can never fail on a NUL byte.
 impl From<Fail> for PhpException {
     fn from(fail: Fail) -> Self {
         match fail {
             Fail::Thrown => pending(),
             Fail::Arg(num, msg) => {
-                let msg = c_text(&msg);
+                let msg = CString::new(escape_nul(&msg)).unwrap_or_default();
                 // SAFETY: called inside a PHP method call, with a "%s" format and a C string.
                 unsafe { zend::zend_argument_value_error(num, c"%s".as_ptr(), msg.as_ptr()) };
                 pending()
             }
-            Fail::Value(msg) => PhpException::new(format!("{}: {msg}", active_function()), 0, ce::value_error()),
-            Fail::Redis(msg) => PhpException::new(msg, 0, exception_class()),
+            Fail::Value(msg) => {
+                PhpException::new(escape_nul(&format!("{}: {msg}", active_function())), 0, ce::value_error())
+            }
+            Fail::Redis(msg) => PhpException::new(escape_nul(&msg), 0, exception_class()),
         }
     }
+}
+
+/// A NUL byte shown as the two characters `\0`, as PHP shows it.
+pub fn escape_nul(msg: &str) -> String {
+    msg.replace('\0', "\\0")
 }
 
 fn pending() -> PhpException {
@@ -64,10 +72,6 @@ fn active_function() -> String {
         (text(class), text(space), text(zend::get_active_function_name()))
     };
     format!("{class}{space}{function}()")
-}
-
-fn c_text(msg: &str) -> CString {
-    CString::new(msg.replace('\0', "\\0")).unwrap_or_default()
 }
 
 fn runtime_exception() -> &'static ClassEntry {

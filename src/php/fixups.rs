@@ -3,8 +3,24 @@
 //! registered after the module's own startup function). The arginfo and
 //! function entries touched are this module's own memory.
 
-use ext_php_rs::ffi::zend_function;
+use ext_php_rs::ffi::{zend_function, zend_string, HashTable};
+use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::ClassEntry;
+
+extern "C" {
+    /// Zend/zend_attributes.h (PHP 8.2).
+    fn zend_add_attribute(
+        attributes: *mut *mut HashTable,
+        name: *mut zend_string,
+        argc: u32,
+        flags: u32,
+        offset: u32,
+        lineno: u32,
+    ) -> *mut std::ffi::c_void;
+}
+
+const ZEND_ATTRIBUTE_PERSISTENT: u32 = 1 << 0;
+const ZEND_TYPE_NULLABLE_BIT: u32 = 0x2;
 
 const ZEND_ACC_PUBLIC: u32 = 1 << 0;
 const ZEND_ACC_PRIVATE: u32 = 1 << 2;
@@ -26,6 +42,26 @@ pub fn apply() {
             }
         });
     }
+    // The int/float wrappers declare themselves nullable so that an explicit
+    // null reaches their own PHP-style handling; PHP must still see `int` and
+    // `float`, not `?int` and `?float` (no parameter of ours is nullable).
+    for (class, method) in METHODS {
+        // SAFETY: arg_info holds num_args entries (after the return type).
+        with_method(class, method, |function| unsafe {
+            let args = (*function).common.arg_info;
+            for i in 0..(*function).common.num_args as usize * usize::from(!args.is_null()) {
+                (*args.add(i)).type_.type_mask &= !ZEND_TYPE_NULLABLE_BIT;
+            }
+        });
+    }
+    // `$servers` may hold passwords: traces show it as SensitiveParameterValue.
+    with_method("RedLock", "__construct", |function| unsafe {
+        let name = ZendStr::new("SensitiveParameter", true);
+        let name = ext_php_rs::boxed::ZBox::into_raw(name);
+        // SAFETY: the engine copies the (persistent) name; offset 1 is parameter 0.
+        zend_add_attribute(&mut (*function).common.attributes, name, 0, ZEND_ATTRIBUTE_PERSISTENT, 1, 0);
+        drop(ext_php_rs::boxed::ZBox::from_raw(name));
+    });
     // RedisMutexLock is static-only: its generated constructor becomes
     // private, so `new RedisMutexLock` is PHP's own "Call to private" Error.
     with_method("RedisMutexLock", "__construct", |function| unsafe {
@@ -33,6 +69,15 @@ pub fn apply() {
         *flags = (*flags & !ZEND_ACC_PUBLIC) | ZEND_ACC_PRIVATE;
     });
 }
+
+const METHODS: [(&str, &str); 6] = [
+    ("RedisMutexLock", "lock"),
+    ("RedisMutexLock", "release"),
+    ("RedLock", "__construct"),
+    ("RedLock", "lock"),
+    ("RedLock", "unlock"),
+    ("RedLock", "extend"),
+];
 
 fn with_method(class: &str, method: &str, fix: impl FnOnce(*mut zend_function)) {
     let Some(class) = ClassEntry::try_find(class) else { return };

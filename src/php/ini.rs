@@ -13,7 +13,8 @@ use super::errors::{Fail, Result};
 use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::zend::ExecutorGlobals;
 use crate::engine::conn::Limits;
-use crate::engine::server::{redact, Server};
+use super::args::clamped_seconds;
+use crate::engine::server::{redact, Server, NUL_BYTES};
 
 pub const SERVER: &CStr = c"redis_lock.server";
 pub const PREFIX: &CStr = c"redis_lock.prefix";
@@ -127,7 +128,12 @@ pub fn raw(name: &CStr) -> Vec<u8> {
 }
 
 fn text(name: &CStr) -> Result<String> {
-    String::from_utf8(raw(name)).map_err(|_| Fail::Value(format!("{} is not valid UTF-8", name.to_string_lossy())))
+    let name_text = name.to_string_lossy();
+    let value = String::from_utf8(raw(name)).map_err(|_| Fail::Value(format!("{name_text} is not valid UTF-8")))?;
+    if value.contains('\0') {
+        return Err(Fail::Value(format!("{name_text} {NUL_BYTES}")));
+    }
+    Ok(value)
 }
 
 /// PHP's boolean INI syntax: on/yes/true, else a number.
@@ -136,16 +142,14 @@ pub fn flag(name: &CStr) -> bool {
     matches!(v.as_str(), "on" | "yes" | "true") || v.parse::<i64>().is_ok_and(|n| n != 0)
 }
 
+/// A timeout setting: at least 1 ms; values above `MAX_SECONDS` are clamped.
 fn seconds(name: &CStr) -> Result<Duration> {
-    let v = text(name)?;
+    let raw = raw(name);
+    let v = String::from_utf8_lossy(&raw);
     let v = v.trim();
-    v.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.001)
-        .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| {
-            Fail::Value(format!("{} must be a number of seconds of at least 0.001, \"{}\" given", name.to_string_lossy(), v.escape_debug()))
-        })
+    v.parse::<f64>().ok().filter(|s| *s >= 0.001).and_then(clamped_seconds).ok_or_else(|| {
+        Fail::Value(format!("{} must be a number of seconds of at least 0.001, \"{v}\" given", name.to_string_lossy()))
+    })
 }
 
 /// Timeouts and TLS settings for new connections, parsed.

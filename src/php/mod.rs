@@ -13,6 +13,7 @@ pub mod zend;
 /// Module startup: INI entries and the classes built by hand. No sockets or
 /// threads here: PHP-FPM forks its workers after this.
 pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
+    silence_panics();
     ini::register(module_number);
     crate::engine::wait::set_interrupt_check(shutdown::time_limit_fired);
     match errors::register_exception_class() {
@@ -27,4 +28,12 @@ pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32
     shutdown::request_started();
     let _ = std::panic::catch_unwind(|| ONCE.call_once(fixups::apply));
     0
+}
+
+/// A Rust panic must never print to PHP's stderr: the calls that could panic
+/// are wrapped in catch_unwind, and their message (which could quote user
+/// data) goes nowhere. Installed once per process.
+fn silence_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| std::panic::set_hook(Box::new(|_| {})));
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{Arr, Int, Str};
+use super::args::{clamped_timeout, Arr, Int, ReqInt, Str};
 use super::errors::{Fail, Result};
 use super::ini;
 use crate::engine::error;
@@ -15,7 +15,7 @@ use crate::engine::held::{self, Held, Owner};
 use crate::engine::lease::{new_token, node_timeout, quorum, Outcome, Patience};
 use crate::engine::conn::Limits;
 use crate::engine::round::Node;
-use crate::engine::server::{parse_port, Server};
+use crate::engine::server::{parse_port, Server, NUL_BYTES};
 
 /// Largest TTL (ms) that Redis can still add to its clock.
 pub const MAX_TTL_MS: i64 = i64::MAX / 2;
@@ -57,7 +57,7 @@ impl RedLock {
 
     /// `['validity' => ms, 'resource' => $resource, 'token' => …]`, or false
     /// when others hold the resource on enough nodes.
-    pub fn lock(&self, resource: Str<'_>, ttl: Int<'_>) -> Result<Zval> {
+    pub fn lock(&self, resource: Str<'_>, ttl: ReqInt<'_>) -> Result<Zval> {
         let resource = resource.get(1)?;
         let ttl = ttl.get(2)?;
         if resource.is_empty() {
@@ -93,7 +93,7 @@ impl RedLock {
     /// Sets a new TTL (ms) where our token still holds; the lock array with the
     /// new validity when a majority confirms in time, false when it is no
     /// longer ours, RedisLockException when too few nodes could be reached.
-    pub fn extend(&self, lock: Arr<'_>, ttl: Int<'_>) -> Result<Zval> {
+    pub fn extend(&self, lock: Arr<'_>, ttl: ReqInt<'_>) -> Result<Zval> {
         let (resource, token) = lock_fields(lock.get(1)?)?;
         let ttl = ttl.get(2)?;
         check_ttl(2, ttl)?;
@@ -199,7 +199,7 @@ fn members(servers: &ZendHashTable) -> Result<Vec<Member>> {
 
 fn member(entry: &Zval) -> std::result::Result<Member, String> {
     if let Some(dsn) = entry.str() {
-        let server = Server::parse(dsn).map_err(|e| format!("is not a valid server: {e}"))?;
+        let server = Server::parse(dsn).map_err(|e| if e == NUL_BYTES { e } else { format!("is not a valid server: {e}") })?;
         return Ok(Member { server, timeout: None });
     }
     const SHAPE: &str = "must be a DSN string or an array [host, port] or [host, port, timeout]";
@@ -208,6 +208,9 @@ fn member(entry: &Zval) -> std::result::Result<Member, String> {
         return Err(SHAPE.into());
     }
     let host = list.get_index(0).and_then(Zval::str).filter(|h| !h.is_empty()).ok_or(SHAPE)?;
+    if host.contains('\0') {
+        return Err(NUL_BYTES.into());
+    }
     let port = list.get_index(1).ok_or(SHAPE)?;
     let port = match (port.long(), port.str()) {
         (Some(p), _) => parse_port(&p.to_string()),
@@ -220,7 +223,7 @@ fn member(entry: &Zval) -> std::result::Result<Member, String> {
         Some(t) => {
             let secs = t.double().or_else(|| t.long().map(|l| l as f64)).ok_or(SHAPE)?;
             let valid = secs.is_finite() && secs > 0.0;
-            Some(valid.then(|| Duration::try_from_secs_f64(secs).ok()).flatten().ok_or_else(|| {
+            Some(valid.then(|| clamped_timeout(secs)).flatten().ok_or_else(|| {
                 let shown = match secs {
                     s if s.is_nan() => "NAN".to_owned(),
                     s if s.is_infinite() => if s > 0.0 { "INF" } else { "-INF" }.to_owned(),
