@@ -8,7 +8,7 @@
 //! its parent's locks.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -45,11 +45,20 @@ impl Held {
 }
 
 /// Who took the lock: the static mutex API (one lock per server, key and
-/// process) or a RedLock instance (identified by its token).
+/// process; the server by a hash of it, and a registered lock of another
+/// server under the same hash is not the caller's) or a RedLock instance
+/// (identified by its token).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Owner {
-    Mutex(Server, Vec<u8>),
+    Mutex(u64, Vec<u8>),
     RedLock(String),
+}
+
+/// The owner of `key` on `server` for the mutex API.
+pub fn mutex_owner(server: &Server, key: Vec<u8>) -> Owner {
+    let mut hasher = Fnv::default();
+    server.hash(&mut hasher);
+    Owner::Mutex(hasher.finish(), key)
 }
 
 /// When a TTL starting now ends (TTLs beyond `Instant`'s range end "never").

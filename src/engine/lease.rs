@@ -3,12 +3,13 @@
 
 use std::time::{Duration, Instant};
 
-use rand::rngs::OsRng;
-use rand::TryRngCore;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 use super::command::{Command, Op};
 use super::conn::Limits;
 use super::error::{Cause, NodeError};
+use super::per_process::PerProcess;
 use super::round::{fan_out, Node, Until, Vote};
 use super::wait;
 
@@ -33,17 +34,34 @@ pub fn node_timeout(ttl_ms: i64, cap: Duration) -> Duration {
     Duration::from_millis((ttl_ms / 10).max(10) as u64).min(cap)
 }
 
-/// A fresh random token (uuid v4: 122 bits from the operating system).
-pub fn new_token() -> String {
-    uuid::Uuid::new_v4().simple().to_string()
+/// This process' cryptographic generator (ChaCha12), seeded from the
+/// operating system, and seeded anew in a forked child: parent and child
+/// never draw the same tokens or delays. One system call per process
+/// instead of one per token.
+static RNG: PerProcess<Option<StdRng>> = PerProcess::new();
+
+fn random<T>(draw: impl FnOnce(&mut StdRng) -> T) -> Option<T> {
+    RNG.with(|rng| {
+        if rng.is_none() {
+            *rng = StdRng::try_from_os_rng().ok();
+        }
+        rng.as_mut().map(draw)
+    })
 }
 
-/// A random pause in `[delay/2, delay]`, drawn from the operating system, so
-/// that processes forked from one parent never draw the same sequence.
+/// A fresh random token: 128 bits, as 32 hex digits.
+pub fn new_token() -> String {
+    match random(|rng| rng.random::<u128>()) {
+        Some(bits) => format!("{bits:032x}"),
+        // No generator (the OS refused a seed): straight from the OS.
+        None => uuid::Uuid::new_v4().simple().to_string(),
+    }
+}
+
+/// A random pause in `[delay/2, delay]`.
 pub fn jitter(delay: Duration) -> Duration {
     let ms = delay.as_millis().min(u64::MAX as u128) as u64;
-    let span = ms - ms / 2 + 1;
-    let draw = OsRng.try_next_u64().unwrap_or(0) % span;
+    let draw = random(|rng| rng.random_range(0..=ms - ms / 2)).unwrap_or(0);
     Duration::from_millis(ms / 2 + draw)
 }
 

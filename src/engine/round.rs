@@ -27,12 +27,13 @@ pub struct Node {
     pub connect: Duration,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Vote {
     Yes,
     No,
     Failed(NodeError),
     /// Still in flight when the outcome was already decided.
+    #[default]
     Unanswered,
 }
 
@@ -72,8 +73,8 @@ struct Slot<'a> {
     state: State,
     /// The connection came from the pool: a break may be staleness, worth one resend.
     reused: bool,
-    wires: Vec<Wire>,
-    votes: Vec<Option<Vote>>,
+    wires: Small<Wire>,
+    votes: Small<Option<Vote>>,
     connect_by: Instant,
     reply_by: Instant,
     /// Whether this round must learn who the server is (several nodes).
@@ -87,15 +88,17 @@ struct Slot<'a> {
 /// Returns the votes (in node order) and the instant the round ended.
 pub fn fan_out(nodes: &[Node], cmd: &Command<'_>, limits: &Limits, until: Until) -> (Vec<Vote>, Instant) {
     let cmds = std::slice::from_ref(cmd);
-    let jobs: Vec<Job<'_>> = nodes.iter().map(|node| Job { node, cmds }).collect();
-    let (votes, ended) = run(&jobs, limits, until);
-    (votes.into_iter().map(|mut v| v.swap_remove(0)).collect(), ended)
+    let (votes, ended) = match nodes {
+        [node] => run(&[Job { node, cmds }], limits, until),
+        _ => run(&nodes.iter().map(|node| Job { node, cmds }).collect::<Vec<_>>(), limits, until),
+    };
+    (votes.into_iter().map(Small::into_first).collect(), ended)
 }
 
 /// Several commands per node, all nodes at once; waits for every answer
 /// (or each node's deadlines). Returns each node's votes, command by command.
 pub fn exchange(jobs: &[Job<'_>], limits: &Limits) -> Vec<Vec<Vote>> {
-    run(jobs, limits, Until::All).0
+    run(jobs, limits, Until::All).0.into_iter().map(|votes| votes.to_vec()).collect()
 }
 
 /// What every slot of a round shares: the limits and the packed commands
@@ -119,7 +122,7 @@ impl Ctx<'_> {
     }
 }
 
-fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Instant) {
+fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, Instant) {
     let now = Instant::now();
     let shared = jobs.len() > 1 && jobs.windows(2).all(|w| std::ptr::eq(w[0].cmds, w[1].cmds));
     let mut ctx = Ctx { limits, shared, packs: Vec::new() };
@@ -131,8 +134,8 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Inst
             job,
             state: State::Closed,
             reused: false,
-            wires: job.cmds.iter().map(Command::first_wire).collect(),
-            votes: vec![None; job.cmds.len()],
+            wires: Small::from_fn(job.cmds.len(), |i| job.cmds[i].first_wire()),
+            votes: Small::from_fn(job.cmds.len(), |_| None),
             connect_by: now,
             reply_by: now,
             identify,
@@ -143,7 +146,7 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Inst
     for slot in slots.iter_mut() {
         slot.begin(&mut ctx);
     }
-    let mut fds: Vec<libc::pollfd> = Vec::with_capacity(slots.len());
+    let mut fds: Vec<libc::pollfd> = Vec::new();
     loop {
         dedupe(&mut slots);
         if slots.iter().all(Slot::done) {
@@ -171,22 +174,14 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Inst
         }
         // Deadlines are judged only after reading what has arrived.
         let now = Instant::now();
-        let mut wake: Option<Instant> = None;
-        fds.clear();
         for slot in slots.iter_mut().filter(|s| !s.done()) {
             slot.judge(now);
-            if slot.done() {
-                continue;
-            }
-            let (fd, events, at) = slot.interest();
-            wake = Some(wake.map_or(at, |w| w.min(at)));
-            fds.push(libc::pollfd { fd, events, revents: 0 });
-        }
-        if fds.is_empty() {
-            continue;
         }
         // A lone node waiting for its reply waits in recv(2) itself.
         if let [slot] = &mut slots[..] {
+            if slot.done() {
+                continue;
+            }
             if wait::interrupted() {
                 slot.abandon();
                 slot.fail(Cause::Interrupted);
@@ -195,6 +190,16 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Vec<Vote>>, Inst
             if slot.wait_in_recv(&mut ctx) {
                 continue;
             }
+        }
+        let mut wake: Option<Instant> = None;
+        fds.clear();
+        for slot in slots.iter().filter(|s| !s.done()) {
+            let (fd, events, at) = slot.interest();
+            wake = Some(wake.map_or(at, |w| w.min(at)));
+            fds.push(libc::pollfd { fd, events, revents: 0 });
+        }
+        if fds.is_empty() {
+            continue;
         }
         if wait::poll(&mut fds, wake).is_err() {
             for slot in slots.iter_mut().filter(|s| !s.done()) {
@@ -580,7 +585,7 @@ impl<'a> Slot<'a> {
     /// waited for are skipped when they come; a script sent by SHA is
     /// repeated as script text, since nobody will read its NOSCRIPT (the
     /// scripts check ownership, so running twice is harmless).
-    fn finish(mut self, ctx: &mut Ctx<'_>) -> Vec<Vote> {
+    fn finish(mut self, ctx: &mut Ctx<'_>) -> Small<Vote> {
         if let State::Sent(mut conn) = std::mem::replace(&mut self.state, State::Closed) {
             let owed: Vec<usize> = conn.owed().filter_map(|e| if let Expect::Answer(i) = e { Some(*i) } else { None }).collect();
             conn.forget_answers();
@@ -593,7 +598,60 @@ impl<'a> Slot<'a> {
                 pool::put(self.server(), ctx.limits, conn);
             }
         }
-        self.votes.into_iter().map(|v| v.unwrap_or(Vote::Unanswered)).collect()
+        self.votes.map(|v| v.unwrap_or(Vote::Unanswered))
+    }
+}
+
+/// A short list that needs no allocation when it has one element (a node's
+/// commands: one, except at request end).
+#[derive(Clone, Debug)]
+enum Small<T> {
+    One([T; 1]),
+    Many(Vec<T>),
+}
+
+impl<T> Small<T> {
+    fn from_fn(n: usize, mut f: impl FnMut(usize) -> T) -> Self {
+        match n {
+            1 => Small::One([f(0)]),
+            _ => Small::Many((0..n).map(f).collect()),
+        }
+    }
+
+    fn map<U>(self, f: impl FnMut(T) -> U) -> Small<U> {
+        match self {
+            Small::One(one) => Small::One(one.map(f)),
+            Small::Many(many) => Small::Many(many.into_iter().map(f).collect()),
+        }
+    }
+
+    fn into_first(self) -> T
+    where
+        T: Default,
+    {
+        match self {
+            Small::One([one]) => one,
+            Small::Many(many) => many.into_iter().next().unwrap_or_default(),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Small<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Small::One(one) => one,
+            Small::Many(many) => many,
+        }
+    }
+}
+
+impl<T> std::ops::DerefMut for Small<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        match self {
+            Small::One(one) => one,
+            Small::Many(many) => many,
+        }
     }
 }
 

@@ -9,8 +9,9 @@ use super::args::{Float, Int, Str};
 use super::errors::{Fail, Result};
 use super::ini;
 use crate::engine::conn::Limits;
+use crate::engine::server::Server;
 use crate::engine::error;
-use crate::engine::held::{self, Held, Owner};
+use crate::engine::held::{self, Held};
 use crate::engine::lease::{new_token, Outcome, Patience};
 use crate::engine::round::Node;
 
@@ -59,12 +60,14 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     if sleep < 0 {
         return Err(Fail::Arg(4, "must be greater than or equal to 0".into()));
     }
-    let (nodes, full_key, limits) = target(key)?;
+    let settings = ini::settings();
+    let (server, limits, full_key) = target(&settings, key)?;
     let wait = Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
     let patience = Patience::Until { deadline: Instant::now() + wait, pause: Duration::from_micros(sleep as u64) };
-    let owner = Owner::Mutex(nodes[0].server.clone(), full_key.clone());
+    let owner = held::mutex_owner(server, full_key.clone());
+    let nodes = vec![Node { server: server.clone(), timeout: limits.read, connect: limits.connect }];
     let lock = Held { nodes, key: full_key, token: new_token(), expires: Instant::now() };
-    answer(held::acquire(owner, lock, lock_second * 1000, patience, &limits))
+    answer(held::acquire(owner, lock, lock_second * 1000, patience, limits))
 }
 
 /// true / false / RedisLockException, from how the round ended.
@@ -82,22 +85,22 @@ fn release(key: Str<'_>) -> Result<bool> {
     if key.is_empty() {
         return Err(Fail::Arg(1, "must not be empty".into()));
     }
-    let (nodes, full_key, limits) = target(key)?;
-    let owner = Owner::Mutex(nodes[0].server.clone(), full_key);
-    match held::registered(&owner) {
+    let settings = ini::settings();
+    let (server, limits, full_key) = target(&settings, key)?;
+    let owner = held::mutex_owner(server, full_key);
+    match held::registered(&owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server)) {
         // On an outage it stays registered: a later release() or the request's end tries again.
-        Some(lock) => answer(held::release(&owner, &lock, &limits)),
+        Some(lock) => answer(held::release(&owner, &lock, limits)),
         None => Ok(false),
     }
 }
 
-/// The server, the prefixed key and the limits now in force.
-fn target(key: &[u8]) -> Result<(Vec<Node>, Vec<u8>, Limits)> {
-    let settings = ini::settings();
-    let server = settings.server.clone().map_err(Fail::Value)?;
-    let limits = settings.limits.clone().map_err(Fail::Value)?;
+/// The server, the limits now in force and the prefixed key.
+fn target<'s>(settings: &'s ini::Settings, key: &[u8]) -> Result<(&'s Server, &'s Limits, Vec<u8>)> {
+    let server = settings.server.as_ref().map_err(|e| Fail::Value(e.clone()))?;
+    let limits = settings.limits.as_ref().map_err(|e| Fail::Value(e.clone()))?;
     let mut full_key = Vec::with_capacity(settings.prefix.len() + key.len());
     full_key.extend_from_slice(&settings.prefix);
     full_key.extend_from_slice(key);
-    Ok((vec![Node { server, timeout: limits.read, connect: limits.connect }], full_key, limits))
+    Ok((server, limits, full_key))
 }
