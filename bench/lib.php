@@ -31,6 +31,30 @@ interface Contender
 }
 
 /**
+ * One lock implementation of the contention scenario (contention/*.php),
+ * driven by contention_worker.php: K processes each hold one, all on the same
+ * key. Every method throws on failure.
+ */
+interface BlockingContender
+{
+    /** The Redis key that holds the lock on $key while it is taken. */
+    public function redisKey(string $key): string;
+
+    /**
+     * Waits until this process holds the lock on $key (TTL CONTENTION_TTL_SECONDS),
+     * as the implementation waits when blocking; throws when it gives up
+     * (after CONTENTION_TIMEOUT_SECONDS) or fails.
+     */
+    public function acquire(string $key): void;
+
+    /** Releases the lock acquire() took; throws if the release did not delete our lock. */
+    public function release(): void;
+}
+
+const CONTENTION_TTL_SECONDS = 10;
+const CONTENTION_TIMEOUT_SECONDS = 30;
+
+/**
  * A contender that spreads its lock over the first nodes() servers (Redlock):
  * the worker's check then looks for the key on all of them.
  */

@@ -2,32 +2,44 @@
 # Benchmarks RedisMutexLock and RedLock beside the peers PHP applications use
 # today, on throwaway redis-servers of its own (free loopback ports, no
 # persistence) and, for redlock-proxied, userspace delay proxies in front of them.
-# Prints Markdown and writes it to bench/results/latest.md.
+# Prints Markdown and writes it to bench/results/latest.md. A scenario that fails
+# does not stop the others: its error goes to stderr, a line in the Markdown says
+# so, and the exit status is 1.
 #
-#   BENCH_SCENARIOS        which scenarios, in order (default "mutex redlock redlock-proxied"):
+#   BENCH_SCENARIOS        which scenarios, in order (default "mutex redlock redlock-proxied contention"):
 #                            mutex            RedisMutexLock, one server
 #                            redlock          RedLock over 5 servers, loopback
 #                            redlock-proxied  the same, each server behind a proxy adding 2 ms each way
+#                            contention       K processes blocking on one key (scenario_contention.php)
 #   REDIS_LOCK_SO          the extension (default: target/release/libredis_lock.so)
 #   BENCH_ROUNDS           interleaved rounds, mutex and redlock (default 20)
 #   BENCH_SECONDS          seconds per implementation per round, mutex and redlock (default 0.25)
 #   BENCH_PROXIED_ROUNDS   interleaved rounds, redlock-proxied (default 10)
 #   BENCH_PROXIED_SECONDS  seconds per implementation per round, redlock-proxied (default 0.5)
 #   BENCH_PROXY_DELAY_MS   delay each way, redlock-proxied (default 2)
+#   BENCH_CONTENTION_K           process counts, contention (default "4 16 64")
+#   BENCH_CONTENTION_SECONDS     seconds per implementation per K per round, contention (default 5)
+#   BENCH_CONTENTION_ROUNDS      interleaved rounds, contention (default 2)
+#   BENCH_CONTENTION_IMPLS       implementations, contention (default
+#                                "redis_mutex_lock polling_mutex laravel symfony"; "no_lock" checks the harness)
+#   BENCH_CONTENTION_SECTION_US  critical section in µs, contention (default 500)
+#   BENCH_CONTENTION_OUTSIDE_US  work outside the lock in µs, contention (default 3000)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 command_line="bash bench/run.sh"
-for v in BENCH_SECONDS BENCH_ROUNDS BENCH_PROXIED_SECONDS BENCH_PROXIED_ROUNDS BENCH_PROXY_DELAY_MS BENCH_SCENARIOS REDIS_LOCK_SO; do
+for v in BENCH_SECONDS BENCH_ROUNDS BENCH_PROXIED_SECONDS BENCH_PROXIED_ROUNDS BENCH_PROXY_DELAY_MS \
+         BENCH_CONTENTION_K BENCH_CONTENTION_SECONDS BENCH_CONTENTION_ROUNDS BENCH_CONTENTION_IMPLS \
+         BENCH_CONTENTION_SECTION_US BENCH_CONTENTION_OUTSIDE_US BENCH_SCENARIOS REDIS_LOCK_SO; do
     if [[ -n "${!v:-}" ]]; then command_line="$v=$(printf '%q' "${!v}") $command_line"; fi
 done
 export BENCH_COMMAND="$command_line"
 export REDIS_LOCK_SO="${REDIS_LOCK_SO:-$here/../target/release/libredis_lock.so}"
-scenarios="${BENCH_SCENARIOS:-mutex redlock redlock-proxied}"
+scenarios="${BENCH_SCENARIOS:-mutex redlock redlock-proxied contention}"
 for s in $scenarios; do
     case "$s" in
-        mutex|redlock|redlock-proxied) ;;
-        *) echo "bench: unknown scenario '$s' in BENCH_SCENARIOS (known: mutex redlock redlock-proxied)" >&2; exit 2 ;;
+        mutex|redlock|redlock-proxied|contention) ;;
+        *) echo "bench: unknown scenario '$s' in BENCH_SCENARIOS (known: mutex redlock redlock-proxied contention)" >&2; exit 2 ;;
     esac
 done
 
@@ -57,7 +69,7 @@ if php -r 'exit(extension_loaded("redis_lock") ? 0 : 1);'; then
     exit 1
 fi
 
-# Servers and proxies record their pids here; whatever is still running at exit gets stopped.
+# Servers, proxies and contention workers record their pids here; whatever is still running at exit gets stopped.
 export BENCH_RUN_DIR="$(mktemp -d /tmp/redis_lock_bench.XXXXXX)"
 scenario_pid=""
 cleanup() {
@@ -66,9 +78,9 @@ cleanup() {
     for f in "$BENCH_RUN_DIR"/*.pid; do
         [[ -f "$f" ]] || continue
         pid="$(cat "$f")"
-        # Only a redis-server or delay proxy we started (the pid may have been reused).
+        # Only a redis-server, delay proxy or contention worker we started (the pid may have been reused).
         if [[ "$(cat /proc/"$pid"/comm 2>/dev/null)" == redis-server* ]] ||
-           tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "/delay_proxy.php"; then
+           tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qE "/(delay_proxy|contention_worker)\.php"; then
             kill "$pid" 2>/dev/null || true
         fi
     done
@@ -83,23 +95,34 @@ export REDIS_LOCK_SO="$BENCH_RUN_DIR/redis_lock.so"
 
 mkdir -p "$here/results"
 out="$BENCH_RUN_DIR/out.md"
+failed=()
 scenario() { # runs bench/scenario_$1.php [args], appending its Markdown to $out
-    local file="$1"
+    local file="$1" status=0
     shift
     # In the background so that a signal reaches the trap at once.
     php -d extension="$REDIS_LOCK_SO" "$here/scenario_$file.php" "$@" >>"$out" &
     scenario_pid=$!
-    wait "$scenario_pid"
+    wait "$scenario_pid" || status=$?
     scenario_pid=""
+    if ((status != 0)); then
+        failed+=("$s") # $s: the scenario name, from the loop below
+        printf '\n**Scenario %s FAILED (exit status %d)**: see the messages on stderr; its results above, if any, are incomplete.\n\n' "$s" "$status" >>"$out"
+        echo "bench: scenario $s FAILED (exit status $status)" >&2
+    fi
 }
 for s in $scenarios; do
     case "$s" in
         mutex) scenario mutex ;;
         redlock) scenario redlock loopback ;;
         redlock-proxied) scenario redlock proxied ;;
+        contention) scenario contention ;;
     esac
 done
 
 cat "$out"
 cp "$out" "$here/results/latest.md"
 echo "(written to bench/results/latest.md)" >&2
+if ((${#failed[@]})); then
+    echo "bench: FAILED: ${failed[*]}" >&2
+    exit 1
+fi

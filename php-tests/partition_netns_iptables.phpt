@@ -50,6 +50,9 @@ $holders = function (string $key, array $labels = []) use ($cutNode, $s1, $s2): 
     $v = $cutNode->cmd('GET', $key);
     return ($v === null ? '-' : ($labels[$v] ?? '?')) . ' ' . rl_holders([$s1, $s2], $key, $labels);
 };
+// Open the connection to the namespace's server with time to spare (the
+// first packets over a new veth pair may be slow on a loaded machine).
+(new RedLock([[$ns->nsAddr, 6379, 2.0]], 0, 1))->unlock(['resource' => 'warm-up', 'token' => 'none']);
 $lock = $rl->lock('r', 10000);
 echo "before: RedLock::lock(): ", is_array($lock) ? 'array' : rl_show($lock), ", holders: ",
     $holders('r', [is_array($lock) ? $lock['token'] : '' => 'ours']), "\n";

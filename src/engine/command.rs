@@ -1,32 +1,57 @@
-//! The three lock commands and how each goes on the wire. Keys and tokens
-//! travel only as bulk-string arguments; the script texts are constant.
+//! The lock commands and how each goes on the wire. Keys and tokens travel
+//! only as bulk-string arguments; the script texts are constant.
 
 use std::sync::OnceLock;
 
+use super::queue::QueueOp;
 use super::resp::{printable, Reply};
+
+/// A script, sent by its SHA1 once the server has it, else as text.
+pub struct Script {
+    pub text: &'static str,
+    sha: OnceLock<String>,
+}
+
+impl Script {
+    pub const fn new(text: &'static str) -> Self {
+        Self { text, sha: OnceLock::new() }
+    }
+
+    pub fn sha(&self) -> &str {
+        self.sha.get_or_init(|| redis::Script::new(self.text).get_hash().to_owned())
+    }
+}
 
 /// Sets the key if it is free, or refreshes it if it already holds our token:
 /// a resend after a lost reply must not fail on our own lock.
-const ACQUIRE: &str = "\
+static ACQUIRE: Script = Script::new(
+    "\
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end \
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end \
-return 0";
+return 0",
+);
 
 /// Deletes the key only while it holds our token.
-const RELEASE: &str = "\
+static RELEASE: Script = Script::new(
+    "\
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end \
-return 0";
+return 0",
+);
 
 /// Sets a new TTL only while the key holds our token.
-const EXTEND: &str = "\
+static EXTEND: Script = Script::new(
+    "\
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end \
-return 0";
+return 0",
+);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
+pub enum Op<'a> {
     Acquire { ttl_ms: i64 },
     Release,
     Extend { ttl_ms: i64 },
+    /// A step of waiting in the key's queue (RedisMutexLock).
+    Queue(QueueOp<'a>),
 }
 
 /// How a command is sent: the plain `SET NX PX` (only for a first acquire),
@@ -40,7 +65,7 @@ pub enum Wire {
 
 #[derive(Clone, Copy, Debug)]
 pub struct Command<'a> {
-    pub op: Op,
+    pub op: Op<'a>,
     pub key: &'a [u8],
     pub token: &'a str,
 }
@@ -50,16 +75,27 @@ impl Command<'_> {
     pub fn first_wire(&self) -> Wire {
         match self.op {
             Op::Acquire { .. } => Wire::Plain,
+            Op::Queue(op) => op.first_wire(),
             _ => Wire::Sha,
         }
     }
 
     /// The form for sending again after a connection broke with the command in
-    /// flight: the first send may have run, so only idempotent forms qualify.
-    pub fn resend_wire(wire: Wire) -> Wire {
-        match wire {
-            Wire::Plain => Wire::Sha,
-            other => other,
+    /// flight: the first send may have run, so only idempotent forms qualify
+    /// (a plain acquire becomes the script that recognises our own lock; a
+    /// queue's blocking pop is idempotent as it is).
+    pub fn resend_wire(&self, wire: Wire) -> Wire {
+        match (self.op, wire) {
+            (Op::Acquire { .. }, Wire::Plain) => Wire::Sha,
+            (_, other) => other,
+        }
+    }
+
+    /// How long the server may hold the reply back, beyond the reply timeout.
+    pub fn blocks_for(&self) -> std::time::Duration {
+        match self.op {
+            Op::Queue(op) => op.blocks_for(),
+            _ => std::time::Duration::ZERO,
         }
     }
 
@@ -70,6 +106,7 @@ impl Command<'_> {
     pub fn cleanup(&self) -> Option<Vec<u8>> {
         match self.op {
             Op::Acquire { .. } => Some(Command { op: Op::Release, ..*self }.pack(Wire::Eval)),
+            Op::Queue(op) => op.cleanup().map(|op| Command { op: Op::Queue(op), ..*self }.pack(Wire::Eval)),
             _ => None,
         }
     }
@@ -83,9 +120,10 @@ impl Command<'_> {
     /// Appends the command in `wire` form to `out`.
     pub fn pack_into(&self, wire: Wire, out: &mut Vec<u8>) {
         let (script, ttl) = match self.op {
-            Op::Acquire { ttl_ms } => (ACQUIRE, Some(ttl_ms)),
-            Op::Release => (RELEASE, None),
-            Op::Extend { ttl_ms } => (EXTEND, Some(ttl_ms)),
+            Op::Acquire { ttl_ms } => (&ACQUIRE, Some(ttl_ms)),
+            Op::Release => (&RELEASE, None),
+            Op::Extend { ttl_ms } => (&EXTEND, Some(ttl_ms)),
+            Op::Queue(op) => return op.pack_into(self.key, self.token, wire, out),
         };
         let mut ttl_text = itoa_buf();
         let ttl = ttl.map(|t| format_int(&mut ttl_text, t));
@@ -93,10 +131,7 @@ impl Command<'_> {
         match wire {
             Wire::Plain => resp(out, &[b"SET", key, token, b"NX", b"PX", ttl.unwrap_or(b"0")]),
             Wire::Sha | Wire::Eval => {
-                let (verb, body) = match wire {
-                    Wire::Sha => (&b"EVALSHA"[..], sha(script).as_bytes()),
-                    _ => (&b"EVAL"[..], script.as_bytes()),
-                };
+                let (verb, body) = script_head(script, wire);
                 match ttl {
                     Some(ttl) => resp(out, &[verb, body, b"1", key, token, ttl]),
                     None => resp(out, &[verb, body, b"1", key, token]),
@@ -105,8 +140,16 @@ impl Command<'_> {
         }
     }
 
-    /// Whether the reply says yes (set / deleted / extended).
-    pub fn verdict(&self, reply: &Reply) -> Result<bool, String> {
+    /// Whether the reply says yes (set / deleted / extended). A queue step's
+    /// reply is data, not a vote: `None`.
+    pub fn verdict(&self, reply: &Reply) -> Result<Option<bool>, String> {
+        if let Op::Queue(op) = self.op {
+            return op.check_reply(reply).map(|()| None).map_err(|e| e.replace(self.token, "<token>"));
+        }
+        self.yes_or_no(reply).map(Some)
+    }
+
+    fn yes_or_no(&self, reply: &Reply) -> Result<bool, String> {
         match reply {
             Reply::Int(1) => Ok(true),
             Reply::Status(s) if s == b"OK" => Ok(true),
@@ -119,8 +162,16 @@ impl Command<'_> {
     }
 }
 
+/// `EVALSHA sha` or `EVAL text`.
+pub fn script_head(script: &'static Script, wire: Wire) -> (&'static [u8], &'static [u8]) {
+    match wire {
+        Wire::Eval => (b"EVAL", script.text.as_bytes()),
+        _ => (b"EVALSHA", script.sha().as_bytes()),
+    }
+}
+
 /// A command as a RESP array of bulk strings, appended to `out`.
-fn resp(out: &mut Vec<u8>, args: &[&[u8]]) {
+pub fn resp(out: &mut Vec<u8>, args: &[&[u8]]) {
     out.reserve(16 + args.iter().map(|a| a.len() + 16).sum::<usize>());
     let mut n = itoa_buf();
     out.push(b'*');
@@ -135,12 +186,12 @@ fn resp(out: &mut Vec<u8>, args: &[&[u8]]) {
     }
 }
 
-fn itoa_buf() -> [u8; 20] {
+pub fn itoa_buf() -> [u8; 20] {
     [0; 20]
 }
 
 /// Decimal text of a non-negative integer, written into `buf`.
-fn format_int(buf: &mut [u8; 20], mut n: i64) -> &[u8] {
+pub fn format_int(buf: &mut [u8; 20], mut n: i64) -> &[u8] {
     let mut i = buf.len();
     loop {
         i -= 1;
@@ -150,16 +201,6 @@ fn format_int(buf: &mut [u8; 20], mut n: i64) -> &[u8] {
             return &buf[i..];
         }
     }
-}
-
-fn sha(script: &'static str) -> &'static str {
-    static SHAS: [OnceLock<String>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let slot = match script {
-        ACQUIRE => &SHAS[0],
-        RELEASE => &SHAS[1],
-        _ => &SHAS[2],
-    };
-    slot.get_or_init(|| redis::Script::new(script).get_hash().to_owned())
 }
 
 pub fn is_noscript(reply_error: &[u8]) -> bool {
@@ -182,10 +223,10 @@ mod tests {
     #[test]
     fn commands_pack_as_the_redis_crate_packs_them() {
         let cmd = Command { op: Op::Extend { ttl_ms: 9_223_372_036_854_775_807 }, key: b"k\0", token: "tok" };
-        let want = redis::cmd("EVAL").arg(EXTEND).arg(1).arg(&b"k\0"[..]).arg("tok").arg(i64::MAX).get_packed_command();
+        let want = redis::cmd("EVAL").arg(EXTEND.text).arg(1).arg(&b"k\0"[..]).arg("tok").arg(i64::MAX).get_packed_command();
         assert_eq!(cmd.pack(Wire::Eval), want);
         let cmd = Command { op: Op::Release, key: b"", token: "" };
-        let want = redis::cmd("EVALSHA").arg(sha(RELEASE)).arg(1).arg(&b""[..]).arg("").get_packed_command();
+        let want = redis::cmd("EVALSHA").arg(RELEASE.sha()).arg(1).arg(&b""[..]).arg("").get_packed_command();
         assert_eq!(cmd.pack(Wire::Sha), want);
     }
 
@@ -193,9 +234,9 @@ mod tests {
     fn scripts_go_by_sha_and_fall_back_to_text() {
         let cmd = Command { op: Op::Release, key: b"k", token: "t" };
         let by_sha = String::from_utf8(cmd.pack(Wire::Sha)).unwrap();
-        assert!(by_sha.contains("EVALSHA") && by_sha.contains(&redis::Script::new(RELEASE).get_hash()));
+        assert!(by_sha.contains("EVALSHA") && by_sha.contains(&redis::Script::new(RELEASE.text).get_hash()));
         let by_text = String::from_utf8(cmd.pack(Wire::Eval)).unwrap();
         assert!(by_text.contains("$4\r\nEVAL\r\n") && by_text.contains("redis.call('DEL'"));
-        assert_eq!(Command::resend_wire(Wire::Plain), Wire::Sha);
+        assert_eq!(Command { op: Op::Acquire { ttl_ms: 1 }, key: b"k", token: "t" }.resend_wire(Wire::Plain), Wire::Sha);
     }
 }

@@ -14,9 +14,12 @@ use std::time::{Duration, Instant};
 
 use super::command::{Command, Op};
 use super::conn::Limits;
+use super::keys;
 use super::lease::{Lease, Outcome, Patience};
+use super::queue::{self, Place, QueueOp};
 use super::per_process::PerProcess;
-use super::round::{exchange, Job, Node};
+use super::resp::Reply;
+use super::round::{exchange, Job, Node, Vote};
 use super::server::Server;
 
 /// A lock as this process knows it.
@@ -27,6 +30,9 @@ pub struct Held {
     pub token: String,
     /// When the TTL ends: after that the lock is nobody's to release.
     pub expires: Instant,
+    /// For a lock others may queue for (RedisMutexLock): what its release
+    /// needs to hand it over. `None` for RedLock.
+    pub place: Option<Place>,
 }
 
 impl Held {
@@ -142,10 +148,27 @@ pub fn acquire(owner: Owner, mut lock: Held, ttl_ms: i64, patience: Patience, li
     outcome
 }
 
-/// Releases `lock`; the registry entry of `owner` is forgotten only if it is
-/// this very lock and the round decided.
+/// Waits in the queue of `lock`'s key (one node) until `deadline`; registered
+/// under `owner` when held.
+pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> Outcome {
+    let Some(node) = lock.nodes.first() else { return Outcome::Refused };
+    let (outcome, place) = queue::acquire(node, &lock.key, &lock.token, ttl_ms, deadline, check, limits);
+    if let Outcome::Confirmed { .. } = outcome {
+        lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
+        lock.place = Some(place);
+        insert(owner, Arc::new(lock));
+    }
+    outcome
+}
+
+/// Releases `lock` (handing it to the first waiter, where others may wait);
+/// the registry entry of `owner` is forgotten only if it is this very lock
+/// and the round decided.
 pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Outcome {
-    let outcome = lock.lease().release(limits).outcome;
+    let outcome = match (&lock.place, lock.nodes.first()) {
+        (Some(place), Some(node)) => queue::release(node, &lock.key, &lock.token, place, limits),
+        _ => lock.lease().release(limits).outcome,
+    };
     if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
         forget(owner, lock);
     }
@@ -179,9 +202,14 @@ pub fn release_all(limits: &Limits) {
     if locks.is_empty() {
         return;
     }
+    let bases: Vec<Vec<u8>> = locks.iter().map(|l| if l.place.is_some() { keys::base(&l.key) } else { Vec::new() }).collect();
     let mut per_server: Vec<(Node, Vec<Command<'_>>)> = Vec::new();
-    for lock in &locks {
-        let cmd = Command { op: Op::Release, key: &lock.key, token: &lock.token };
+    for (lock, base) in locks.iter().zip(&bases) {
+        let op = match &lock.place {
+            Some(place) => Op::Queue(QueueOp::Handoff { base, expected: &place.expected }),
+            None => Op::Release,
+        };
+        let cmd = Command { op, key: &lock.key, token: &lock.token };
         for node in &lock.nodes {
             match per_server.iter_mut().find(|(n, _)| n.server == node.server) {
                 Some((_, cmds)) => cmds.push(cmd),
@@ -193,7 +221,16 @@ pub fn release_all(limits: &Limits) {
         }
     }
     let jobs: Vec<Job<'_>> = per_server.iter().map(|(node, cmds)| Job { node, cmds }).collect();
-    exchange(&jobs, limits);
+    let votes = exchange(&jobs, limits);
+    // Waiters that got a lock without a wake-up: wake them (they would
+    // otherwise find it at their next look).
+    for ((node, cmds), votes) in per_server.iter().zip(votes) {
+        for (cmd, vote) in cmds.iter().zip(votes) {
+            if let (Op::Queue(QueueOp::Handoff { base, .. }), Vote::Got(Reply::Bulk(head))) = (cmd.op, vote) {
+                queue::wake(std::slice::from_ref(node), cmd.key, base, &String::from_utf8_lossy(&head), limits);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -201,7 +238,7 @@ mod tests {
     use super::*;
 
     fn held(key: &str, expires: Instant) -> Held {
-        Held { nodes: vec![], key: key.into(), token: key.into(), expires }
+        Held { nodes: vec![], key: key.into(), token: key.into(), expires, place: None }
     }
 
     #[test]

@@ -137,7 +137,7 @@ pub struct Lease<'a> {
 }
 
 impl Lease<'_> {
-    fn command(&self, op: Op) -> Command<'_> {
+    fn command(&self, op: Op<'static>) -> Command<'_> {
         Command { op, key: self.key, token: self.token }
     }
 
@@ -212,7 +212,7 @@ impl Lease<'_> {
 
     /// A round that counts a quorum of yes votes (within the validity, for a
     /// TTL) as success, and stops waiting as soon as the outcome is certain.
-    fn confirm(&self, op: Op, ttl_ms: i64, limits: &Limits) -> Round {
+    fn confirm(&self, op: Op<'static>, ttl_ms: i64, limits: &Limits) -> Round {
         let start = Instant::now();
         let need = quorum(self.nodes.len());
         let (votes, ended) = fan_out(self.nodes, &self.command(op), limits, Until::Quorum(need));
@@ -222,7 +222,7 @@ impl Lease<'_> {
 }
 
 /// What a round's votes mean.
-fn decide(votes: &[Vote], op: Op, ttl_ms: i64, elapsed: Duration) -> Outcome {
+fn decide(votes: &[Vote], op: Op<'_>, ttl_ms: i64, elapsed: Duration) -> Outcome {
     let need = quorum(votes.len());
     let yes = votes.iter().filter(|v| **v == Vote::Yes).count();
     let failures = failures(votes);

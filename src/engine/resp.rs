@@ -29,6 +29,11 @@ impl Cursor {
     /// The first whole reply of `buf` and its length, `None` while incomplete.
     pub fn cut(&mut self, buf: &[u8]) -> Result<Option<(Reply, usize)>, String> {
         let Some(&kind) = buf.first() else { return Ok(None) };
+        // A blocking pop that timed out answers with a null array.
+        if buf.starts_with(b"*-1\r\n") {
+            self.scanned = 0;
+            return Ok(Some((Reply::Nil, 5)));
+        }
         if !matches!(kind, b'+' | b'-' | b':' | b'$') {
             self.scanned = 0;
             return Err(match kind {
@@ -131,6 +136,7 @@ mod tests {
         assert_eq!(cut_all(b":-42\r\n"), Ok(Some((Reply::Int(-42), 6))));
         assert_eq!(cut_all(b"-NOSCRIPT x\r\n"), Ok(Some((Reply::Error(b"NOSCRIPT x".to_vec()), 13))));
         assert_eq!(cut_all(b""), Ok(None));
+        assert_eq!(cut_all(b"*-1\r\n"), Ok(Some((Reply::Nil, 5))));
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub enum Vote {
     /// Still in flight when the outcome was already decided.
     #[default]
     Unanswered,
+    /// The reply to a command whose answer is data, not a vote.
+    Got(Reply),
 }
 
 /// When a round is over (besides every node having answered or failed).
@@ -175,7 +177,7 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, In
         // Deadlines are judged only after reading what has arrived.
         let now = Instant::now();
         for slot in slots.iter_mut().filter(|s| !s.done()) {
-            slot.judge(now);
+            slot.judge(now, &mut ctx);
         }
         // A lone node waiting for its reply waits in recv(2) itself.
         if let [slot] = &mut slots[..] {
@@ -364,7 +366,9 @@ impl<'a> Slot<'a> {
                 ctx.push(&mut conn, i, cmd, self.wires[i], Expect::Answer(i));
             }
         }
-        self.reply_by = Instant::now() + self.job.node.timeout;
+        // A blocking command's reply may come that much later.
+        let blocks = self.job.cmds.iter().map(Command::blocks_for).max().unwrap_or_default();
+        self.reply_by = Instant::now() + self.job.node.timeout + blocks;
         self.state = State::Sent(conn);
         self.flush(ctx);
     }
@@ -383,8 +387,8 @@ impl<'a> Slot<'a> {
         self.state = State::Closed;
         if self.reused && self.votes.iter().all(Option::is_none) {
             self.reused = false;
-            for wire in self.wires.iter_mut() {
-                *wire = Command::resend_wire(*wire);
+            for (wire, cmd) in self.wires.iter_mut().zip(self.job.cmds) {
+                *wire = cmd.resend_wire(*wire);
             }
             return self.dial(ctx);
         }
@@ -411,8 +415,21 @@ impl<'a> Slot<'a> {
     }
 
     /// Fails what is past its deadline.
-    fn judge(&mut self, now: Instant) {
+    fn judge(&mut self, now: Instant, ctx: &mut Ctx<'_>) {
         let node = self.job.node;
+        // What arrived counts, even when this process itself was held up
+        // (stopped, descheduled) past the deadline before reading it.
+        let late = match &self.state {
+            State::Sent(_) => now >= self.reply_by,
+            State::LoggingIn(..) => now >= self.connect_by,
+            _ => false,
+        };
+        if late {
+            self.progress(libc::POLLIN, ctx);
+            if self.done() {
+                return;
+            }
+        }
         match &self.state {
             State::Dialing(..) if now >= self.connect_by => {
                 let why = format!("timed out after {} s", node.connect.as_secs_f64());
@@ -558,9 +575,18 @@ impl<'a> Slot<'a> {
         self.votes[i] = Some(match reply {
             Reply::Error(msg) if is_noscript(&msg) && self.wires[i] != Wire::Eval => {
                 // A restarted server or SCRIPT FLUSH lost the script cache.
+                // The commands sent behind this one ran before it: their
+                // answers are skipped and they go again behind its text
+                // (a queue's blocking pop must follow the join it waits on).
                 self.wires[i] = Wire::Eval;
                 if let State::Sent(conn) = &mut self.state {
+                    conn.skip_answers_after(i);
                     ctx.push(conn, i, cmd, Wire::Eval, Expect::Answer(i));
+                    for (j, later) in self.job.cmds.iter().enumerate().skip(i + 1) {
+                        if self.votes[j].is_none() {
+                            ctx.push(conn, j, later, self.wires[j], Expect::Answer(j));
+                        }
+                    }
                 }
                 return self.flush(ctx);
             }
@@ -571,8 +597,9 @@ impl<'a> Slot<'a> {
                 Vote::Failed(NodeError::new(self.label(), if auth { Cause::Auth(msg) } else { Cause::Reply(msg) }))
             }
             reply => match cmd.verdict(&reply) {
-                Ok(true) => Vote::Yes,
-                Ok(false) => Vote::No,
+                Ok(Some(true)) => Vote::Yes,
+                Ok(Some(false)) => Vote::No,
+                Ok(None) => Vote::Got(reply),
                 Err(why) => {
                     self.state = State::Closed;
                     Vote::Failed(NodeError::new(self.label(), Cause::Protocol(why)))

@@ -4,6 +4,7 @@
 //! control.
 
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -19,8 +20,26 @@ pub fn set_interrupt_check(check: fn() -> bool) {
     let _ = CHECK.set(check);
 }
 
+static QUIET: AtomicBool = AtomicBool::new(false);
+
 pub fn interrupted() -> bool {
-    CHECK.get().is_some_and(|check| check())
+    !QUIET.load(Ordering::Relaxed) && CHECK.get().is_some_and(|check| check())
+}
+
+/// While it lives, waits are not cut short: for the bounded clean-up after
+/// an interruption (leaving a queue), which must still reach the server.
+pub struct Quiet(bool);
+
+impl Quiet {
+    pub fn begin() -> Self {
+        Self(QUIET.swap(true, Ordering::Relaxed))
+    }
+}
+
+impl Drop for Quiet {
+    fn drop(&mut self) {
+        QUIET.store(self.0, Ordering::Relaxed);
+    }
 }
 
 /// poll(2) on `fds` until one is ready, `until` passes (`None`: return at

@@ -13,6 +13,7 @@ use crate::engine::server::Server;
 use crate::engine::error;
 use crate::engine::held::{self, Held};
 use crate::engine::lease::{new_token, Outcome, Patience};
+use crate::engine::queue::Place;
 use crate::engine::round::Node;
 
 /// Largest `$lockSecond` whose milliseconds Redis can still add to its clock.
@@ -62,13 +63,24 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     }
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
-    let wait = Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
-    let patience = Patience::Until { deadline: Instant::now() + wait, pause: Duration::from_micros(sleep as u64) };
     let owner = held::mutex_owner(server, full_key.clone());
     let nodes = vec![Node { server: server.clone(), timeout: limits.read, connect: limits.connect }];
-    let lock = Held { nodes, key: full_key, token: new_token(), expires: Instant::now() };
-    answer(held::acquire(owner, lock, lock_second * 1000, patience, limits))
+    let lock = Held { nodes, key: full_key, token: new_token(), expires: Instant::now(), place: Some(Place::default()) };
+    let ttl_ms = lock_second * 1000;
+    if timeout == 0.0 {
+        // One SET NX PX: a call without a timeout never queues.
+        let now = Patience::Until { deadline: Instant::now(), pause: Duration::ZERO };
+        return answer(held::acquire(owner, lock, ttl_ms, now, limits));
+    }
+    // Waits in the key's queue; $sleep is the longest a waiter goes without
+    // looking at the queue again (at least 10 ms).
+    let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
+    let check = Duration::from_micros(sleep as u64).max(MIN_CHECK);
+    answer(held::acquire_queued(owner, lock, ttl_ms, deadline, check, limits))
 }
+
+/// The shortest interval between a waiter's looks at the queue.
+const MIN_CHECK: Duration = Duration::from_millis(10);
 
 /// true / false / RedisLockException, from how the round ended.
 fn answer(outcome: Outcome) -> Result<bool> {

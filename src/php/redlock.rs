@@ -119,7 +119,7 @@ impl RedLock {
                 Node { server: m.server.clone(), timeout, connect: limits.connect.min(timeout) }
             })
             .collect();
-        Held { nodes, key: resource.to_vec(), token, expires: std::time::Instant::now() }
+        Held { nodes, key: resource.to_vec(), token, expires: std::time::Instant::now(), place: None }
     }
 }
 

@@ -1,0 +1,568 @@
+<?php
+/**
+ * Scenario: K processes contend for ONE key on one throwaway Redis server.
+ * Each process (contention_worker.php) loops { acquire, blocking; critical
+ * section of BENCH_CONTENTION_SECTION_US µs (usleep) around a non-atomic
+ * read-modify-write of a shared counter file; release; usleep of
+ * BENCH_CONTENTION_OUTSIDE_US µs } from a common start time to a common end
+ * time. RedisMutexLock beside the seed's polling mutex, Laravel's block() and
+ * symfony/lock's acquire(true), interleaved in rotating order per round.
+ * Progress goes to stderr; the Markdown result to stdout. Exit 1 when an
+ * implementation failed (its row says why); the tables are printed anyway.
+ *
+ *   BENCH_CONTENTION_K           process counts (default "4 16 64")
+ *   BENCH_CONTENTION_SECONDS     seconds per implementation per K per round (default 5)
+ *   BENCH_CONTENTION_ROUNDS      interleaved rounds (default 2)
+ *   BENCH_CONTENTION_IMPLS       implementations (default "redis_mutex_lock polling_mutex laravel symfony";
+ *                                "no_lock" checks the harness: it must report lost updates)
+ *   BENCH_CONTENTION_SECTION_US  critical section, µs (default 500)
+ *   BENCH_CONTENTION_OUTSIDE_US  work outside the lock, µs (default 3000)
+ */
+
+declare(strict_types=1);
+
+namespace Bench;
+
+require __DIR__ . '/lib.php';
+
+$labels = [
+    'redis_mutex_lock' => 'RedisMutexLock::lock($key, 30, 10) (this extension, default $sleep)',
+    'polling_mutex' => "seed's polling mutex: lock(\$key, 0, 10) retried every 100 ms",
+    'laravel' => 'Laravel 8 Cache::lock()->block(30) (RedisStore, phpredis; retries every 250 ms)',
+    'symfony' => 'symfony/lock 5.4 RedisStore, acquire(true) (phpredis; retries every 100 ± 10 ms)',
+    'no_lock' => 'no lock at all (harness self-check: must lose updates)',
+];
+$short = ['redis_mutex_lock' => 'RedisMutexLock', 'polling_mutex' => 'polling mutex', 'laravel' => 'Laravel',
+    'symfony' => 'symfony', 'no_lock' => 'no lock'];
+$reference = 'redis_mutex_lock';
+$polling = 'polling_mutex';
+
+$list = fn (string $var, string $default) => preg_split('/[\s,]+/', trim((string) (getenv($var) ?: $default)), -1, PREG_SPLIT_NO_EMPTY);
+$ks = array_map('intval', $list('BENCH_CONTENTION_K', '4 16 64'));
+$impls = $list('BENCH_CONTENTION_IMPLS', 'redis_mutex_lock polling_mutex laravel symfony');
+$seconds = (float) (getenv('BENCH_CONTENTION_SECONDS') ?: 5);
+$rounds = (int) (getenv('BENCH_CONTENTION_ROUNDS') ?: 2);
+$sectionUs = (int) (getenv('BENCH_CONTENTION_SECTION_US') ?: 500);
+$outsideUs = (int) (getenv('BENCH_CONTENTION_OUTSIDE_US') ?: 3000);
+foreach ($ks as $k) {
+    if ($k < 1 || $k > 512) {
+        note("BENCH_CONTENTION_K: $k is not a process count in 1..512");
+        exit(2);
+    }
+}
+foreach ($impls as $impl) {
+    if (!isset($labels[$impl])) {
+        note("BENCH_CONTENTION_IMPLS: unknown implementation '$impl' (known: " . implode(' ', array_keys($labels)) . ')');
+        exit(2);
+    }
+}
+if ($seconds <= 0 || $rounds < 1 || $sectionUs < 0 || $outsideUs < 0) {
+    note('BENCH_CONTENTION_SECONDS and BENCH_CONTENTION_ROUNDS must be > 0, the _US settings >= 0');
+    exit(2);
+}
+
+/** The worker processes of the current run; stopped by Workers::killAll() (also at exit). */
+final class Workers
+{
+    /** @var array<int, array{proc: resource, in: resource, out: resource, pidFile: string, buf?: string, status?: int}> */
+    public static array $list = [];
+
+    /** Closes worker $i's pipes and waits for its exit; records its exit status. */
+    public static function close(int $i): void
+    {
+        $w = &self::$list[$i];
+        foreach (['in', 'out'] as $p) {
+            if (is_resource($w[$p])) {
+                fclose($w[$p]);
+            }
+        }
+        if (!isset($w['status'])) {
+            $w['status'] = proc_close($w['proc']);
+            @unlink($w['pidFile']);
+        }
+    }
+
+    /** Kills (SIGKILL) every worker still running and forgets them all. */
+    public static function killAll(): void
+    {
+        foreach (self::$list as $i => $w) {
+            if (!isset($w['status']) && proc_get_status($w['proc'])['running']) {
+                proc_terminate($w['proc'], 9);
+            }
+            self::close($i);
+        }
+        self::$list = [];
+    }
+}
+register_shutdown_function([Workers::class, 'killAll']);
+
+/**
+ * Waits until every worker has printed the line $expect. Returns null, or why
+ * not: a worker that exited first (with its stderr) or the deadline.
+ */
+function await_line(string $expect, float $timeoutSeconds, string $errDir): ?string
+{
+    $deadline = hrtime(true) + (int) ($timeoutSeconds * 1e9);
+    $waiting = [];
+    foreach (array_keys(Workers::$list) as $i) {
+        Workers::$list[$i]['buf'] = '';
+        $waiting[$i] = true;
+    }
+    $k = count(Workers::$list);
+    while ($waiting) {
+        $left = $deadline - hrtime(true);
+        if ($left <= 0) {
+            return sprintf('%d of %d processes did not print "%s" within %.0f s', count($waiting), $k, $expect, $timeoutSeconds);
+        }
+        $read = array_map(fn ($i) => Workers::$list[$i]['out'], array_keys($waiting));
+        $write = $except = null;
+        if (@stream_select($read, $write, $except, intdiv($left, 1_000_000_000), intdiv($left % 1_000_000_000, 1000)) === false) {
+            return 'stream_select() failed';
+        }
+        foreach (array_keys($waiting) as $i) {
+            $out = Workers::$list[$i]['out'];
+            if (!in_array($out, $read, true)) {
+                continue;
+            }
+            $chunk = fread($out, 8192);
+            if ($chunk !== false) {
+                Workers::$list[$i]['buf'] .= $chunk;
+            }
+            if (str_contains(Workers::$list[$i]['buf'], "$expect\n")) {
+                unset($waiting[$i]);
+            } elseif (feof($out)) {
+                Workers::close($i);
+                $err = trim((string) @file_get_contents("$errDir/err-$i"));
+                return sprintf('process %d of %d ended (status %d) before "%s": %s', $i + 1, $k,
+                    Workers::$list[$i]['status'], $expect, $err === '' ? '(no message)' : $err);
+            }
+        }
+    }
+    return null;
+}
+
+/** INFO commandstats (calls per command) and the server's CPU time (µs, user+sys). */
+function redis_snapshot(\Redis $r): array
+{
+    $calls = [];
+    foreach ($r->info('commandstats') as $name => $value) {
+        if (!str_starts_with((string) $name, 'cmdstat_')) {
+            continue;
+        }
+        $text = is_array($value) ? http_build_query($value, '', ',') : (string) $value;
+        if (preg_match('/(?:^|,)calls=(\d+)/', $text, $m)) {
+            $calls[substr((string) $name, 8)] = (int) $m[1];
+        }
+    }
+    $cpu = $r->info('cpu');
+    return ['calls' => $calls, 'cpu_us' => ((float) $cpu['used_cpu_sys'] + (float) $cpu['used_cpu_user']) * 1e6];
+}
+
+/** How many values of the sorted list $xs are < $t (binary search). */
+function count_below(array $xs, int $t): int
+{
+    [$lo, $hi] = [0, count($xs)];
+    while ($lo < $hi) {
+        $mid = ($lo + $hi) >> 1;
+        if ($xs[$mid] < $t) {
+            $lo = $mid + 1;
+        } else {
+            $hi = $mid;
+        }
+    }
+    return $lo;
+}
+
+/** Nearest-rank percentile of a sorted list (null when empty). */
+function pct(array $sorted, float $p): ?float
+{
+    $n = count($sorted);
+    return $n === 0 ? null : (float) $sorted[max(0, (int) ceil($p * $n) - 1)];
+}
+
+/**
+ * One run: K workers of $impl from a common start for $seconds. Returns
+ * ['error' => string] or the raw facts of the run (see the end).
+ */
+function run_contention(string $impl, int $k, RedisServer $server, \Redis $admin, float $seconds,
+    int $sectionUs, int $outsideUs, string $tag): array
+{
+    $dir = run_dir() . "/contention-$tag";
+    @mkdir($dir, 0700, true);
+    $counterFile = "$dir/counter";
+    file_put_contents($counterFile, sprintf('%020d', 0));
+    $key = "bench:contention:$impl";
+    try {
+        $admin->flushAll(); // before the first snapshot: not counted
+        for ($i = 0; $i < $k; $i++) {
+            $cmd = [PHP_BINARY, '-d', 'extension=' . so_path(), '-d', 'redis_lock.server=' . $server->dsn(),
+                __DIR__ . '/contention_worker.php', $impl, "{$server->host}:{$server->port}", $key, $counterFile,
+                "$dir/result-$i", (string) $sectionUs, (string) $outsideUs];
+            $proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['file', "$dir/err-$i", 'w']], $pipes);
+            if ($proc === false) {
+                return ['error' => "cannot start process $i"];
+            }
+            $pid = proc_get_status($proc)['pid'];
+            // bench/run.sh stops whatever is listed here, should this process die.
+            $pidFile = run_dir() . "/contention-worker-$pid.pid";
+            file_put_contents($pidFile, (string) $pid);
+            stream_set_blocking($pipes[1], false);
+            Workers::$list[$i] = ['proc' => $proc, 'in' => $pipes[0], 'out' => $pipes[1], 'pidFile' => $pidFile];
+        }
+        if (($err = await_line('ready', 60 + $k, $dir)) !== null) {
+            return ['error' => "start: $err"];
+        }
+
+        $before = redis_snapshot($admin);
+        // The barrier: everybody starts at t0 and stops starting sections at t_end.
+        $t0 = hrtime(true) + 100_000_000;
+        $tEnd = $t0 + (int) ($seconds * 1e9);
+        foreach (Workers::$list as $w) {
+            fwrite($w['in'], "go $t0 $tEnd\n");
+        }
+        // Every process ends after at most one more acquire (≤ 30 s) and section.
+        if (($err = await_line('done', $seconds + 0.1 + CONTENTION_TIMEOUT_SECONDS + CONTENTION_TTL_SECONDS + 5, $dir)) !== null) {
+            return ['error' => $err];
+        }
+        $ended = hrtime(true);
+        foreach (array_keys(Workers::$list) as $i) {
+            Workers::close($i); // waits for the exit: nothing of theirs reaches Redis after the snapshot
+            if (Workers::$list[$i]['status'] !== 0) {
+                return ['error' => sprintf('process %d exited with status %d after "done": %s', $i + 1,
+                    Workers::$list[$i]['status'], trim((string) @file_get_contents("$dir/err-$i")))];
+            }
+        }
+        $after = redis_snapshot($admin);
+
+        $make = require __DIR__ . "/contention/$impl.php";
+        $lockKey = $make($server->host, $server->port)->redisKey($key);
+        $left = $admin->exists($lockKey);
+
+        $procs = [];
+        for ($i = 0; $i < $k; $i++) {
+            $raw = (string) @file_get_contents("$dir/result-$i");
+            $procs[$i] = $raw === '' ? [] : array_chunk(array_values(unpack('q*', $raw)), 4);
+        }
+        $calls = [];
+        foreach ($after['calls'] as $cmd => $n) {
+            $calls[$cmd] = $n - ($before['calls'][$cmd] ?? 0);
+        }
+        return [
+            't0' => $t0, 'tEnd' => $tEnd, 'ended' => $ended, 'procs' => $procs,
+            'counter' => (int) file_get_contents($counterFile),
+            'calls' => array_filter($calls), 'redisCpuUs' => $after['cpu_us'] - $before['cpu_us'],
+            'keyLeft' => $left ? $lockKey : null,
+        ];
+    } catch (\Throwable $e) {
+        return ['error' => get_class($e) . ': ' . $e->getMessage()];
+    } finally {
+        Workers::killAll();
+    }
+}
+
+/** What one run measured, from its raw facts. */
+function run_stats(array $run): array
+{
+    $t0 = $run['t0'];
+    $tEnd = $run['tEnd'];
+    $wall = ($tEnd - $t0) / 1e9;
+    $all = [];
+    $perProc = [];
+    $waits = [];
+    foreach ($run['procs'] as $i => $sections) {
+        $perProc[$i] = 0;
+        foreach ($sections as [$a0, $a1, $r0, $r1]) {
+            $all[] = [$a0, $a1, $r0, $r1];
+            $waits[] = ($a1 - $a0) / 1e6; // every acquire called before t_end, also those that returned after it
+            if ($a1 < $tEnd) {
+                $perProc[$i]++;
+            }
+        }
+    }
+    usort($all, fn ($x, $y) => $x[1] <=> $y[1]);
+    // Acquire calls in progress at time t: started before t, not yet returned.
+    $starts = array_column($all, 0);
+    $returns = array_column($all, 1);
+    sort($starts);
+    $waitingAt = fn (int $t) => count_below($starts, $t) - count_below($returns, $t + 1);
+    $inWindow = 0;
+    $held = 0;
+    $sectionMs = [];
+    $releaseMs = [];
+    $handoffs = [];
+    $transitions = 0;
+    $overlaps = 0;
+    $lastRelease = PHP_INT_MIN;
+    foreach ($all as $j => [$a0, $a1, $r0, $r1]) {
+        // Mutual exclusion, seen from the clocks: a section must start after
+        // every earlier one ended (its release was called).
+        if ($a1 < $lastRelease) {
+            $overlaps++;
+        }
+        $lastRelease = max($lastRelease, $r0);
+        $sectionMs[] = ($r0 - $a1) / 1e6;
+        $releaseMs[] = ($r1 - $r0) / 1e6;
+        if ($a1 >= $tEnd) {
+            continue;
+        }
+        $inWindow++;
+        $held += min($r0, $tEnd) - $a1;
+        if ($j > 0) {
+            // Hand-off: the previous holder's release() returned → this acquire
+            // returned; counted when some process was waiting for the lock as
+            // the previous holder called release() (else the lock just lay free).
+            $prev = $all[$j - 1];
+            $transitions++;
+            if ($waitingAt($prev[2]) > 0) {
+                $handoffs[] = ($a1 - $prev[3]) / 1e6;
+            }
+        }
+    }
+    sort($waits);
+    sort($sectionMs);
+    sort($releaseMs);
+    sort($handoffs);
+    $commands = array_sum(array_diff_key($run['calls'], ['info' => 0]));
+    $total = count($all);
+    return [
+        'rate' => $inWindow / $wall,
+        'util' => $held / 1e9 / $wall,
+        'waits' => $waits,
+        'fair' => max($perProc) > 0 ? min($perProc) / max($perProc) : 0.0,
+        'minmax' => [min($perProc), max($perProc)],
+        'cmds' => $total ? $commands / $total : NAN,
+        'calls' => $run['calls'],
+        'cpu' => $total ? $run['redisCpuUs'] / $total : NAN,
+        'lost' => $total - $run['counter'],
+        'overlaps' => $overlaps,
+        'handoffs' => $handoffs,
+        'transitions' => $transitions,
+        'sectionMs' => $sectionMs,
+        'releaseMs' => $releaseMs,
+        'total' => $total,
+        'inWindow' => $inWindow,
+        'drainMs' => ($run['ended'] - $tEnd) / 1e6,
+        'keyLeft' => $run['keyLeft'],
+    ];
+}
+
+$ms = fn (?float $v) => $v === null ? '–' : ($v < 10 ? sprintf('%.2f', $v) : ($v < 100 ? sprintf('%.1f', $v) : number_format($v, 0)));
+
+try {
+    $server = RedisServer::start();
+    $admin = $server->client();
+    $runs = count($ks) * count($impls) * $rounds;
+    note(sprintf('redis-server %s on %s:%d; contention: K = %s; %d rounds × %d implementations × %d K × %s s '
+        . '(+ start-up and drain: about %.0f s)', $server->version(), $server->host, $server->port, implode(', ', $ks),
+        $rounds, count($impls), count($ks), $seconds, $runs * ($seconds + 1.5) + $rounds * count($impls) * array_sum($ks) * 0.03));
+
+    // The server's own background CPU (serverCron etc.) while nobody talks to it.
+    $idle0 = redis_snapshot($admin);
+    usleep(1_000_000);
+    $idle1 = redis_snapshot($admin);
+    $idleCpuPerS = $idle1['cpu_us'] - $idle0['cpu_us'];
+
+    $mark = pressure_mark();
+    $stats = []; // [impl][k] => list of per-round stats
+    $failures = []; // [impl][k] => list of 'round r: why'
+    for ($round = 0; $round < $rounds; $round++) {
+        foreach ($ks as $k) {
+            $progress = [];
+            for ($i = 0; $i < count($impls); $i++) {
+                $impl = $impls[($round + $i) % count($impls)];
+                $run = run_contention($impl, $k, $server, $admin, $seconds, $sectionUs, $outsideUs, "$impl-$k-$round");
+                if (isset($run['error'])) {
+                    $failures[$impl][$k][] = sprintf('round %d: %s', $round + 1, $run['error']);
+                    $progress[] = "$impl FAILED";
+                    note("contention K=$k $impl round " . ($round + 1) . ' FAILED: ' . $run['error']);
+                    continue;
+                }
+                $s = run_stats($run);
+                $stats[$impl][$k][] = $s;
+                if ($s['lost'] !== 0 || $s['overlaps'] !== 0) {
+                    $failures[$impl][$k][] = sprintf('round %d: %d lost updates, %d overlapping sections',
+                        $round + 1, $s['lost'], $s['overlaps']);
+                }
+                if ($s['keyLeft'] !== null) {
+                    $failures[$impl][$k][] = sprintf('round %d: the lock key %s still existed after every process released and exited',
+                        $round + 1, $s['keyLeft']);
+                }
+                $progress[] = sprintf('%s %.0f/s p99 %s ms', $impl, $s['rate'], $ms(pct($s['waits'], 0.99)));
+            }
+            note(sprintf('round %d/%d, K=%d: %s', $round + 1, $rounds, $k, implode(', ', $progress)));
+        }
+    }
+    $pressure = cpu_pressure_since($mark);
+
+    // Per implementation and K, over its rounds: medians of the rates and per-section
+    // costs, percentiles of the pooled samples, the worst fairness, the sum of lost updates.
+    $agg = [];
+    foreach ($stats as $impl => $byK) {
+        foreach ($byK as $k => $list) {
+            $pool = function (string $f) use ($list) {
+                $xs = array_merge(...array_column($list, $f));
+                sort($xs);
+                return $xs;
+            };
+            $waits = $pool('waits');
+            $handoffs = $pool('handoffs');
+            $sections = $pool('sectionMs');
+            $releases = $pool('releaseMs');
+            $agg[$impl][$k] = [
+                'rate' => median(array_column($list, 'rate')),
+                'util' => median(array_column($list, 'util')),
+                'w50' => pct($waits, 0.5), 'w99' => pct($waits, 0.99), 'wmax' => $waits ? max($waits) : null,
+                'fair' => min(array_column($list, 'fair')),
+                'cmds' => median(array_column($list, 'cmds')),
+                'cpu' => median(array_column($list, 'cpu')),
+                'lost' => array_sum(array_column($list, 'lost')),
+                'overlaps' => array_sum(array_column($list, 'overlaps')),
+                'h50' => pct($handoffs, 0.5), 'h99' => pct($handoffs, 0.99),
+                'handoffs' => count($handoffs), 'transitions' => array_sum(array_column($list, 'transitions')),
+                'r50' => pct($releases, 0.5), 'r99' => pct($releases, 0.99),
+                's50' => pct($sections, 0.5), 's99' => pct($sections, 0.99), 'smax' => $sections ? max($sections) : null,
+                'rounds' => $list,
+            ];
+        }
+    }
+    $failed = fn (string $impl, int $k) => !empty($failures[$impl][$k]);
+
+    foreach ($ks as $k) {
+        printf("### Contention: %d processes, one key, one Redis server (loopback)\n\n", $k);
+        echo "| implementation | sections/s | utilisation | wait p50 / p99 / max (ms) | fairness (min/max sections per process) "
+            . "| Redis commands/section | Redis CPU µs/section | lost updates | hand-off p50 / p99 (ms) |\n";
+        echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        foreach ($impls as $impl) {
+            $a = $agg[$impl][$k] ?? null;
+            $label = $labels[$impl] . ($failed($impl, $k) ? ' — **FAILED**' : '');
+            if ($a === null) {
+                printf("| %s | – | – | – | – | – | – | – | – |\n", $label);
+                continue;
+            }
+            printf("| %s | %s | %.0f %% | %s / %s / %s | %.3f | %.1f | %.0f | %d | %s / %s |\n", $label,
+                number_format($a['rate'], 0), 100 * $a['util'], $ms($a['w50']), $ms($a['w99']), $ms($a['wmax']),
+                $a['fair'], $a['cmds'], $a['cpu'], $a['lost'], $ms($a['h50']), $ms($a['h99']));
+        }
+        echo "\n";
+        foreach ($impls as $impl) {
+            foreach ($failures[$impl][$k] ?? [] as $why) {
+                printf("- **%s FAILED** at K=%d, %s\n", $short[$impl], $k, $why);
+            }
+        }
+        if (array_filter($impls, fn ($impl) => $failed($impl, $k))) {
+            echo "\n";
+        }
+    }
+
+    // The targets for RedisMutexLock.
+    if (in_array($reference, $impls, true)) {
+        $verdict = fn (?bool $met) => $met === null ? 'not measured' : ($met ? 'met' : '**NOT met**');
+        $ok = fn (int $k) => isset($agg[$reference][$k]) && !$failed($reference, $k);
+        $rows = [];
+        $fair = array_map(fn ($k) => [$k, $ok($k) ? $agg[$reference][$k]['fair'] : null], $ks);
+        $rows[] = ['fairness ≥ 0.98 at every K',
+            implode(', ', array_map(fn ($f) => "K=$f[0]: " . ($f[1] === null ? 'failed' : sprintf('%.3f', $f[1])), $fair)),
+            $verdict(!in_array(null, array_column($fair, 1), true) && min(array_column($fair, 1)) >= 0.98)];
+        foreach ([4 => 1.0, 16 => 12.0, 64 => 60.0] as $k => $limit) {
+            $in = in_array($k, $ks, true);
+            $p99 = $in && $ok($k) ? $agg[$reference][$k]['w99'] : null;
+            $rows[] = [sprintf('wait p99 ≤ %s ms at K=%d', $limit, $k),
+                !$in ? '–' : ($p99 === null ? 'failed' : $ms($p99) . ' ms'),
+                $verdict(!$in ? null : ($p99 !== null && $p99 <= $limit))];
+        }
+        $in16 = in_array(16, $ks, true) && in_array($polling, $impls, true);
+        $x = $in16 && $ok(16) && isset($agg[$polling][16]) && !$failed($polling, 16)
+            ? $agg[$reference][16]['rate'] / max(1e-9, $agg[$polling][16]['rate']) : null;
+        $rows[] = ["sections/s ≥ 2.5× the seed's polling mutex at K=16",
+            !$in16 ? '–' : ($x === null ? 'failed' : sprintf('%.2f× (%s vs %s /s)', $x,
+                number_format($agg[$reference][16]['rate']), number_format($agg[$polling][16]['rate']))),
+            $verdict(!$in16 ? null : ($x !== null && $x >= 2.5))];
+        $cpu = array_map(fn ($k) => [$k, $ok($k) ? $agg[$reference][$k]['cpu'] : null], $ks);
+        $rows[] = ['Redis CPU ≤ 200 µs per section (every K)',
+            implode(', ', array_map(fn ($c) => "K=$c[0]: " . ($c[1] === null ? 'failed' : sprintf('%.0f µs', $c[1])), $cpu)),
+            $verdict(!in_array(null, array_column($cpu, 1), true) && max(array_column($cpu, 1)) <= 200)];
+        $lost = array_map(fn ($k) => [$k, isset($agg[$reference][$k]) ? $agg[$reference][$k]['lost'] + $agg[$reference][$k]['overlaps'] : null], $ks);
+        $rows[] = ['lost updates 0 (every K, every round)',
+            implode(', ', array_map(fn ($l) => "K=$l[0]: " . ($l[1] === null ? 'failed' : (string) $l[1]), $lost)),
+            $verdict(!in_array(null, array_column($lost, 1), true) && max(array_column($lost, 1)) === 0
+                && !array_filter($ks, fn ($k) => $failed($reference, $k)))];
+        echo "Targets for RedisMutexLock:\n\n| target | measured | |\n|---|---|---|\n";
+        foreach ($rows as [$what, $measured, $v]) {
+            echo "| $what | $measured | $v |\n";
+        }
+        echo "\n";
+    }
+
+    printf("Each of K processes loops { acquire (blocking, 30 s timeout, TTL %d s); critical section: usleep(%d) between "
+        . "reading and writing back a shared counter file (a non-atomic read-modify-write; a sleep, not a busy-wait, so "
+        . "that the holder leaves the CPUs to Redis and the waiters; its measured length is in the details); release; "
+        . "usleep(%d) } from a common start time for %s s; an acquire still waiting at the end completes and its section "
+        . "runs (the drain). %d interleaved rounds (rotating order; a fresh set of K processes per run, each warmed up on "
+        . "a key of its own first; FLUSHALL before each run).\n\n",
+        CONTENTION_TTL_SECONDS, $sectionUs, $outsideUs, $seconds, $rounds);
+    echo "How the columns are computed. Sections/s and utilisation (sum of section durations, acquire returned → "
+        . "release called, over the wall time) count the sections whose acquire returned before the end; medians over "
+        . "rounds. Wait = acquire called → returned, for every acquire of the run, also those that completed in the "
+        . "drain; percentiles of all rounds' waits together. Fairness = min/max sections per process within the window, "
+        . "worst round. Hand-off: the sections sorted by when their acquire returned, each paired with the one before "
+        . "it; hand-off = this acquire returned − the previous holder's release() returned, counted only when some "
+        . "process was waiting in acquire as the previous holder called release() (otherwise the lock just lay free; "
+        . "\"contended hand-offs\" in the details); percentiles of all rounds together; it can be negative when the next "
+        . "holder runs before the releaser has read its reply. Redis commands and CPU per section: INFO commandstats and "
+        . "INFO cpu (used_cpu_user + used_cpu_sys) before the start and after every process exited, over every section "
+        . "of the run (drain included), medians over rounds; the harness's only commands in between are those two INFO "
+        . "calls, and INFO is left out of the count. commandstats counts the commands a Lua script runs as well as the "
+        . "EVAL/EVALSHA that runs it (a compare-and-delete release is evalsha + get + del = 3): this is work for Redis, "
+        . "not round trips. Lost updates = sections run − final counter, summed over rounds; the time stamps are also "
+        . "checked for overlapping sections.\n\n";
+    printf("Redis at rest used %.0f µs of CPU per second (background tasks), included in the CPU per section.\n\n", $idleCpuPerS);
+    echo noise_note_contention($pressure);
+    echo 'Machine: ', machine_facts($server), "\n\n";
+    echo 'Command: `', getenv('BENCH_COMMAND') ?: 'bash bench/run.sh', "`\n\n";
+
+    echo "<details><summary>per run: sections/s and drain per round, measured critical section, hand-offs, commands per section</summary>\n\n";
+    echo "| K | implementation | sections/s per round | sections in window + drain (drain ms) per round | critical section p50 / p99 / max (ms) "
+        . "| release() call p50 / p99 (ms) | contended hand-offs / all transitions | overlapping sections | commands per section |\n"
+        . "|---:|---|---|---|---|---|---:|---:|---|\n";
+    foreach ($ks as $k) {
+        foreach ($impls as $impl) {
+            $a = $agg[$impl][$k] ?? null;
+            if ($a === null) {
+                printf("| %d | %s | failed | | | | | | |\n", $k, $short[$impl]);
+                continue;
+            }
+            $calls = [];
+            foreach ($a['rounds'] as $r) {
+                foreach (array_diff_key($r['calls'], ['info' => 0]) as $cmd => $n) {
+                    $calls[$cmd] = ($calls[$cmd] ?? 0) + $n;
+                }
+            }
+            $total = array_sum(array_column($a['rounds'], 'total'));
+            arsort($calls);
+            printf("| %d | %s | %s | %s | %s / %s / %s | %s / %s | %d / %d | %d | %s |\n", $k, $short[$impl],
+                implode(', ', array_map(fn ($r) => number_format($r['rate']), $a['rounds'])),
+                implode(', ', array_map(fn ($r) => sprintf('%d + %d (%.0f)', $r['inWindow'], $r['total'] - $r['inWindow'], $r['drainMs']), $a['rounds'])),
+                $ms($a['s50']), $ms($a['s99']), $ms($a['smax']), $ms($a['r50']), $ms($a['r99']), $a['handoffs'], $a['transitions'], $a['overlaps'],
+                implode(', ', array_map(fn ($cmd, $n) => sprintf('%s %.2f', $cmd, $n / max(1, $total)), array_keys($calls), $calls)));
+        }
+    }
+    echo "\n</details>\n";
+    $anyFailed = (bool) array_filter($failures, fn ($byK) => (bool) array_filter($byK));
+    if ($anyFailed) {
+        note('contention: some implementations FAILED (see the tables)');
+        exit(1);
+    }
+} catch (Failure $e) {
+    note('benchmark aborted: ' . $e->getMessage());
+    exit(1);
+} finally {
+    Workers::killAll();
+    RedisServer::stopAll();
+}
+
+function noise_note_contention(?float $pressure): string
+{
+    return $pressure === null ? '' : sprintf("CPU pressure during the runs: some task was waiting for a CPU %.0f %% of the time "
+        . "(/proc/pressure/cpu; with K processes on %s CPUs much of it is the benchmark's own).\n\n",
+        $pressure, trim((string) shell_exec('nproc')));
+}

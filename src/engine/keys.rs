@@ -1,0 +1,87 @@
+//! Names of the keys a lock adds next to its own (the waiting queue, the
+//! waiters' leases, a waiter's wake-up list). They hash to the lock key's
+//! Redis Cluster slot, so that every script touches one slot only.
+
+/// The CRC16 (XMODEM) Redis Cluster hashes keys with.
+fn crc16(bytes: &[u8]) -> u16 {
+    let mut crc: u16 = 0;
+    for &b in bytes {
+        crc ^= u16::from(b) << 8;
+        for _ in 0..8 {
+            crc = if crc & 0x8000 != 0 { (crc << 1) ^ 0x1021 } else { crc << 1 };
+        }
+    }
+    crc
+}
+
+/// The part of `key` Redis Cluster hashes: the first `{…}` if it is not
+/// empty, else the whole key.
+fn hashed(key: &[u8]) -> Option<&[u8]> {
+    let open = key.iter().position(|&b| b == b'{')?;
+    let len = key[open + 1..].iter().position(|&b| b == b'}')?;
+    (len > 0).then(|| &key[open + 1..open + 1 + len])
+}
+
+/// The cluster slot of `key`.
+pub fn slot(key: &[u8]) -> u16 {
+    crc16(hashed(key).unwrap_or(key)) % 16384
+}
+
+/// The prefix of every auxiliary key of `key`:
+/// - `key` itself when it has a hash tag of its own (appending keeps it);
+/// - `{key}` when it has none and no `}` (the tag is then the whole key);
+/// - otherwise `{rlN}key`, with the smallest N whose slot is the key's.
+pub fn base(key: &[u8]) -> Vec<u8> {
+    if hashed(key).is_some() {
+        return key.to_vec();
+    }
+    if !key.contains(&b'}') {
+        return [b"{".as_slice(), key, b"}"].concat();
+    }
+    let want = slot(key);
+    let tag = (0u32..)
+        .take(1 << 20)
+        .map(|n| format!("rl{n}"))
+        .find(|tag| slot(tag.as_bytes()) == want)
+        .unwrap_or_default();
+    [b"{", tag.as_bytes(), b"}", key].concat()
+}
+
+/// `base` followed by `suffix` (e.g. `:q`).
+pub fn aux(base: &[u8], suffix: &[u8]) -> Vec<u8> {
+    [base, suffix].concat()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_are_redis_cluster_slots() {
+        // Values from Redis' own CLUSTER KEYSLOT.
+        assert_eq!(slot(b"foo"), 12182);
+        assert_eq!(slot(b"bar"), 5061);
+        assert_eq!(slot(b"{user1000}.following"), slot(b"user1000"));
+        assert_eq!(slot(b"foo{}{bar}"), slot(b"foo{}{bar}"));
+        assert_eq!(hashed(b"foo{}{bar}"), None);
+        assert_eq!(hashed(b"foo{{bar}}zap"), Some(&b"{bar"[..]));
+    }
+
+    #[test]
+    fn auxiliary_keys_share_the_lock_key_slot() {
+        for key in [
+            &b"lock:report"[..],
+            b"lock:user:{42}:report",
+            b"a}b",
+            b"x{}y",
+            b"{}",
+            b"lock:\0\r\n{",
+            b"}",
+        ] {
+            let q = aux(&base(key), b":q");
+            assert_eq!(slot(&q), slot(key), "{:?} -> {:?}", String::from_utf8_lossy(key), String::from_utf8_lossy(&q));
+        }
+        assert_eq!(base(b"lock:k"), b"{lock:k}");
+        assert_eq!(base(b"lock:{42}"), b"lock:{42}");
+    }
+}

@@ -1,0 +1,382 @@
+//! Waiting without polling (RedisMutexLock with a timeout): a FIFO queue in
+//! Redis with direct hand-off.
+//!
+//! Next to the lock key K live `Q` (the waiters' tokens, in order), `T` (each
+//! waiter's lease: it is alive until then) and one wake-up list `W` per
+//! waiter, all in K's Cluster slot (keys.rs). A waiter joins the queue and
+//! blocks on its own `W` in the same round trip. A release gives K to the
+//! first live waiter for a short provisional grant and wakes only that
+//! waiter, which confirms: the lock never falls free while anybody waits, so
+//! nobody can jump the queue. A waiter that died is passed over once its
+//! lease ran out; one killed after it was woken never confirms, and its
+//! grant runs out by itself. Every waiter looks at the queue again at least
+//! every check interval (`$sleep`), and takes a lock that fell free while it
+//! was first in line.
+//!
+//! Every key a script touches is declared in KEYS: the releaser names the
+//! wake-up list of the waiter it expects first in line (its hint, learnt
+//! when it got the lock). When another waiter is first, the lock is still
+//! handed to it, and a second, fire-and-forget call wakes it.
+
+use std::time::{Duration, Instant};
+
+use super::command::{format_int, itoa_buf, resp, script_head, Command, Op, Script, Wire};
+use super::conn::Limits;
+use super::error::{Cause, NodeError};
+use super::keys;
+use super::lease::Outcome;
+use super::resp::Reply;
+use super::round::{exchange, fan_out, Job, Node, Until, Vote};
+use super::wait;
+
+/// How long a hand-off is provisional: a waiter woken but dead never
+/// confirms, and the lock falls free after this.
+pub const GRANT: Duration = Duration::from_millis(100);
+
+/// Server time in ms; the first live waiter (dropping dead ones on the way,
+/// and the queue's keys once nobody waits); a TTL of at least `ms`; waiting
+/// (again), at the back or the front.
+macro_rules! prelude {
+    () => {
+        "\
+local function now_ms() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end \
+local function live_head(q, t) \
+  redis.call('ZREMRANGEBYSCORE', t, '-inf', '(' .. now_ms()) \
+  while true do \
+    local head = redis.call('LINDEX', q, 0) \
+    if not head then redis.call('DEL', t) return false end \
+    if redis.call('ZSCORE', t, head) then return head end \
+    redis.call('LPOP', q) \
+  end \
+end \
+local function keep(key, ms) \
+  local left = redis.call('PTTL', key) \
+  if left == -1 or (left >= 0 and left < ms) then redis.call('PEXPIRE', key, ms) end \
+end \
+local function wait_again(q, t, me, lease, front) \
+  if not redis.call('ZSCORE', t, me) then \
+    if front then redis.call('LPUSH', q, me) else redis.call('RPUSH', q, me) end \
+  end \
+  redis.call('ZADD', t, now_ms() + lease, me) \
+  keep(q, 2 * lease) keep(t, 2 * lease) \
+end "
+    };
+}
+
+macro_rules! queue_script {
+    ($body:literal) => {
+        Script::new(concat!(prelude!(), $body))
+    };
+}
+
+/// Joins the queue, or renews the lease of a waiter already in it; takes the
+/// lock when it is free and nobody lives ahead, or when it was handed to
+/// us. Taking it pushes `a` onto our wake-up list, so that the blocking pop
+/// sent behind this script returns at once (the `DEL` behind that removes
+/// the list). KEYS: K Q T W(own). ARGV: token
+/// ttl lease. Returns the first waiter behind us ('' if none) when we hold
+/// the lock, else 0.
+static ENQUEUE: Script = queue_script!(
+    "\
+local k, q, t, w, me, ttl, lease = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], tonumber(ARGV[3]) \
+local holder = redis.call('GET', k) \
+local took = holder == me \
+if not took and not holder then \
+  local head = live_head(q, t) \
+  if not head or head == me then \
+    redis.call('SET', k, me, 'PX', ttl) \
+    if head then redis.call('LPOP', q) end \
+    took = true \
+  end \
+end \
+if took then \
+  redis.call('PEXPIRE', k, ttl) redis.call('ZREM', t, me) \
+  redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) \
+  return live_head(q, t) or '' \
+end \
+wait_again(q, t, me, lease, false) \
+return 0"
+);
+
+/// After a wake-up: the hand-off becomes ours for the whole TTL, or, when
+/// its grant ran out first, we wait again at the front. KEYS: K Q T W(own).
+/// ARGV: token ttl lease. Returns the next waiter ('' if none) or 0.
+static CONFIRM: Script = queue_script!(
+    "\
+redis.call('DEL', KEYS[4]) \
+if redis.call('GET', KEYS[1]) == ARGV[1] then \
+  redis.call('PEXPIRE', KEYS[1], ARGV[2]) \
+  return live_head(KEYS[2], KEYS[3]) or '' \
+end \
+wait_again(KEYS[2], KEYS[3], ARGV[1], tonumber(ARGV[3]), true) \
+return 0"
+);
+
+/// Gives up waiting: unless the lock was handed to us meanwhile (then it is
+/// ours: returns the next waiter or ''), our lease ends and we are passed
+/// over. KEYS: K Q T W(own). ARGV: token ttl.
+static LEAVE: Script = queue_script!(
+    "\
+redis.call('DEL', KEYS[4]) \
+if redis.call('GET', KEYS[1]) == ARGV[1] then \
+  redis.call('PEXPIRE', KEYS[1], ARGV[2]) \
+  return live_head(KEYS[2], KEYS[3]) or '' \
+end \
+redis.call('ZREM', KEYS[3], ARGV[1]) \
+live_head(KEYS[2], KEYS[3]) \
+return 0"
+);
+
+/// Releases our lock: to the first live waiter if there is one (for the
+/// grant, waking it when it is the one we expected), else by deleting it.
+/// KEYS: K Q T [W(expected)]. ARGV: token expected grant.
+/// Returns 0 (not ours), 1 (released, or handed and woken), or the token of
+/// the waiter it was handed to without a wake-up.
+static HANDOFF: Script = queue_script!(
+    "\
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
+if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('DEL', KEYS[1]) return 1 end \
+local head = live_head(KEYS[2], KEYS[3]) \
+if not head then redis.call('DEL', KEYS[1]) return 1 end \
+redis.call('LPOP', KEYS[2]) redis.call('ZREM', KEYS[3], head) \
+redis.call('SET', KEYS[1], head, 'PX', ARGV[3]) \
+if KEYS[4] and head == ARGV[2] then \
+  redis.call('RPUSH', KEYS[4], 'h') redis.call('PEXPIRE', KEYS[4], 4 * tonumber(ARGV[3])) \
+  return 1 \
+end \
+return head"
+);
+
+/// Wakes the waiter the lock was handed to. KEYS: K W(its). ARGV: its token, grant.
+static WAKE: Script = queue_script!(
+    "\
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
+redis.call('RPUSH', KEYS[2], 'h') redis.call('PEXPIRE', KEYS[2], 4 * tonumber(ARGV[2])) \
+return 1"
+);
+
+
+/// One step of waiting in a queue; `base` is `keys::base` of the lock key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueOp<'a> {
+    Enqueue { base: &'a [u8], ttl_ms: i64, lease_ms: i64 },
+    /// Blocks on our wake-up list (`BLMOVE W W`: the element stays).
+    Wait { base: &'a [u8], timeout_ms: i64, ttl_ms: i64 },
+    /// Deletes our wake-up list, sent right behind `Wait`: gone as soon as
+    /// it woke us.
+    Forget { base: &'a [u8] },
+    Confirm { base: &'a [u8], ttl_ms: i64, lease_ms: i64 },
+    Leave { base: &'a [u8], ttl_ms: i64 },
+    /// The release of a lock that others may wait for.
+    Handoff { base: &'a [u8], expected: &'a str },
+    Wake { base: &'a [u8], head: &'a str },
+}
+
+/// `base:w:token`: a waiter's wake-up list.
+fn wake_list(base: &[u8], token: &str) -> Vec<u8> {
+    keys::aux(base, &[b":w:", token.as_bytes()].concat())
+}
+
+impl QueueOp<'_> {
+    pub fn first_wire(&self) -> Wire {
+        match self {
+            QueueOp::Wait { .. } | QueueOp::Forget { .. } => Wire::Plain,
+            _ => Wire::Sha,
+        }
+    }
+
+    /// What to send behind a step whose reply did not come in time: leaving
+    /// the queue (a late join or wait must not keep us in it).
+    pub fn cleanup(&self) -> Option<QueueOp<'_>> {
+        match *self {
+            QueueOp::Enqueue { base, ttl_ms, .. } | QueueOp::Wait { base, ttl_ms, .. } => {
+                Some(QueueOp::Leave { base, ttl_ms })
+            }
+            _ => None,
+        }
+    }
+
+    /// How long the server may hold the reply back (a blocking pop).
+    pub fn blocks_for(&self) -> Duration {
+        match *self {
+            QueueOp::Wait { timeout_ms, .. } => Duration::from_millis(timeout_ms.max(0) as u64),
+            _ => Duration::ZERO,
+        }
+    }
+
+    pub fn check_reply(&self, reply: &Reply) -> Result<(), String> {
+        let fits = match self {
+            QueueOp::Wait { .. } => matches!(reply, Reply::Bulk(_) | Reply::Nil),
+            QueueOp::Wake { .. } | QueueOp::Forget { .. } => matches!(reply, Reply::Int(0 | 1)),
+            _ => matches!(reply, Reply::Int(0 | 1) | Reply::Bulk(_)),
+        };
+        match fits {
+            true => Ok(()),
+            false => Err(format!("unexpected reply to a queue step: {reply:?}")),
+        }
+    }
+
+    pub fn pack_into(&self, key: &[u8], token: &str, wire: Wire, out: &mut Vec<u8>) {
+        let (mut a, mut b) = (itoa_buf(), itoa_buf());
+        let me = token.as_bytes();
+        let script = |s: &'static Script, keys: &[&[u8]], args: &[&[u8]], out: &mut Vec<u8>| {
+            let (verb, body) = script_head(s, wire);
+            let mut n = itoa_buf();
+            let mut all: Vec<&[u8]> = vec![verb, body, format_int(&mut n, keys.len() as i64)];
+            all.extend_from_slice(keys);
+            all.extend_from_slice(args);
+            resp(out, &all);
+        };
+        match *self {
+            QueueOp::Enqueue { base, ttl_ms, lease_ms } | QueueOp::Confirm { base, ttl_ms, lease_ms } => {
+                let which = if matches!(self, QueueOp::Enqueue { .. }) { &ENQUEUE } else { &CONFIRM };
+                let (q, t, w) = (keys::aux(base, b":q"), keys::aux(base, b":t"), wake_list(base, token));
+                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms)];
+                script(which, &[key, &q, &t, &w], &args, out);
+            }
+            QueueOp::Leave { base, ttl_ms } => {
+                let (q, t, w) = (keys::aux(base, b":q"), keys::aux(base, b":t"), wake_list(base, token));
+                script(&LEAVE, &[key, &q, &t, &w], &[me, format_int(&mut a, ttl_ms)], out);
+            }
+            QueueOp::Wait { base, timeout_ms, .. } => {
+                let w = wake_list(base, token);
+                let secs = format!("{}.{:03}", timeout_ms / 1000, timeout_ms % 1000);
+                resp(out, &[b"BLMOVE", &w, &w, b"RIGHT", b"LEFT", secs.as_bytes()]);
+            }
+            QueueOp::Forget { base } => {
+                let w = wake_list(base, token);
+                resp(out, &[b"DEL", &w]);
+            }
+            QueueOp::Handoff { base, expected } => {
+                let (q, t, next) = (keys::aux(base, b":q"), keys::aux(base, b":t"), wake_list(base, expected));
+                let mut keys: Vec<&[u8]> = vec![key, &q, &t];
+                if !expected.is_empty() {
+                    keys.push(&next);
+                }
+                let grant = format_int(&mut a, GRANT.as_millis() as i64);
+                script(&HANDOFF, &keys, &[me, expected.as_bytes(), grant], out);
+            }
+            QueueOp::Wake { base, head } => {
+                let w = wake_list(base, head);
+                let grant = format_int(&mut a, GRANT.as_millis() as i64);
+                script(&WAKE, &[key, &w], &[head.as_bytes(), grant], out);
+            }
+        }
+    }
+}
+
+/// What the release of a lock taken by a waiter needs: the waiter expected
+/// first in line after us ('' if none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    pub expected: String,
+}
+
+/// The lease of a waiter that looks at the queue every `check`.
+fn lease_ms(check: Duration) -> i64 {
+    (check.as_millis().min(i64::MAX as u128 / 4) as i64) * 2 + 100
+}
+
+/// Waits in the queue of `key` on `node` until the lock is ours or
+/// `deadline`, looking again at least every `check`. A server that cannot
+/// be reached on the first step ends the wait at once; one that goes away
+/// while we wait (a restart) is waited out for one connect and read timeout.
+pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> (Outcome, Place) {
+    let base = keys::base(key);
+    let lease_ms = lease_ms(check);
+    let outage_budget = limits.connect + limits.read;
+    let mut outage_since: Option<Instant> = None;
+    let mut reached = false;
+    loop {
+        let block = check.min(deadline.saturating_duration_since(Instant::now())).max(Duration::from_millis(1));
+        let block_ms = block.as_millis().min(i64::MAX as u128) as i64;
+        let step = |op| Command { op: Op::Queue(op), key, token };
+        let cmds = [
+            step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms }),
+            step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }),
+            step(QueueOp::Forget { base: &base }),
+        ];
+        let votes = exchange(&[Job { node, cmds: &cmds }], limits).swap_remove(0);
+        let failure = match (&votes[0], &votes[1]) {
+            (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms), Place { expected: text(next) }),
+            (Vote::Got(Reply::Int(0)), Vote::Got(Reply::Bulk(wake))) if wake == b"h" => {
+                let cmd = step(QueueOp::Confirm { base: &base, ttl_ms, lease_ms });
+                match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+                    Vote::Got(Reply::Bulk(next)) => return (confirmed(ttl_ms), Place { expected: text(&next) }),
+                    Vote::Failed(e) => Some(e),
+                    _ => None,
+                }
+            }
+            (Vote::Failed(e), _) | (_, Vote::Failed(e)) => Some(e.clone()),
+            _ => None,
+        };
+        let now = Instant::now();
+        match failure {
+            Some(e) if e.cause == Cause::Interrupted => {
+                let _quiet = wait::Quiet::begin();
+                leave(node, key, token, &base, ttl_ms, limits);
+                return (Outcome::Interrupted, Place::default());
+            }
+            Some(e) if !reached => return (Outcome::Unreachable(vec![e]), Place::default()),
+            Some(e) => {
+                let since = *outage_since.get_or_insert(now);
+                if now.duration_since(since) >= outage_budget || now >= deadline {
+                    leave(node, key, token, &base, ttl_ms, limits);
+                    return (Outcome::Unreachable(vec![e]), Place::default());
+                }
+                if wait::sleep_until(deadline.min(now + check)).is_err() {
+                    return (Outcome::Interrupted, Place::default());
+                }
+            }
+            None => {
+                outage_since = None;
+                reached = true;
+            }
+        }
+        if Instant::now() >= deadline {
+            return leave(node, key, token, &base, ttl_ms, limits);
+        }
+    }
+}
+
+fn confirmed(ttl_ms: i64) -> Outcome {
+    Outcome::Confirmed { validity_ms: ttl_ms as f64 }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Leaves the queue; the lock may have been handed to us meanwhile.
+fn leave(node: &Node, key: &[u8], token: &str, base: &[u8], ttl_ms: i64, limits: &Limits) -> (Outcome, Place) {
+    let cmd = Command { op: Op::Queue(QueueOp::Leave { base, ttl_ms }), key, token };
+    match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+        Vote::Got(Reply::Bulk(next)) => (confirmed(ttl_ms), Place { expected: text(&next) }),
+        Vote::Failed(e) => (Outcome::Unreachable(vec![e]), Place::default()),
+        _ => (Outcome::Refused, Place::default()),
+    }
+}
+
+/// Releases a lock taken on `node`, handing it to the first live waiter.
+pub fn release(node: &Node, key: &[u8], token: &str, place: &Place, limits: &Limits) -> Outcome {
+    let base = keys::base(key);
+    let op = QueueOp::Handoff { base: &base, expected: &place.expected };
+    let cmd = Command { op: Op::Queue(op), key, token };
+    match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+        Vote::Got(Reply::Int(1)) => Outcome::Confirmed { validity_ms: 0.0 },
+        Vote::Got(Reply::Bulk(head)) => {
+            wake(std::slice::from_ref(node), key, &base, &text(&head), limits);
+            Outcome::Confirmed { validity_ms: 0.0 }
+        }
+        Vote::Failed(NodeError { cause: Cause::Interrupted, .. }) => Outcome::Interrupted,
+        Vote::Failed(e) => Outcome::Unreachable(vec![e]),
+        _ => Outcome::Refused,
+    }
+}
+
+/// Wakes `head`, to which a lock was handed without a wake-up (nobody waits
+/// for the answer: its own check would find the lock in time anyway).
+pub fn wake(nodes: &[Node], key: &[u8], base: &[u8], head: &str, limits: &Limits) {
+    let cmd = Command { op: Op::Queue(QueueOp::Wake { base, head }), key, token: "" };
+    fan_out(nodes, &cmd, limits, Until::Sent);
+}
