@@ -34,31 +34,38 @@ use super::wait;
 pub const GRANT: Duration = Duration::from_millis(100);
 
 /// Server time in ms; the first live waiter (dropping dead ones on the way,
-/// and the queue's keys once nobody waits); a TTL of at least `ms`; waiting
-/// (again), at the back or the front.
+/// and the leases' key once nobody waits); waiting (again), at the back or
+/// the front, with a renewed lease; the lock, if it is `me`'s (then for
+/// its whole TTL, returning the waiter behind, '' if none).
 macro_rules! prelude {
     () => {
         "\
 local function now_ms() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end \
-local function live_head(q, t) \
-  redis.call('ZREMRANGEBYSCORE', t, '-inf', '(' .. now_ms()) \
+local function live_head(q, t, head) \
+  local now \
   while true do \
-    local head = redis.call('LINDEX', q, 0) \
+    head = head or redis.call('LINDEX', q, 0) \
     if not head then redis.call('DEL', t) return false end \
-    if redis.call('ZSCORE', t, head) then return head end \
+    local lease = redis.call('ZSCORE', t, head) \
+    if lease then \
+      now = now or now_ms() \
+      if tonumber(lease) >= now then return head end \
+      redis.call('ZREM', t, head) \
+    end \
     redis.call('LPOP', q) \
+    head = nil \
   end \
-end \
-local function keep(key, ms) \
-  local left = redis.call('PTTL', key) \
-  if left == -1 or (left >= 0 and left < ms) then redis.call('PEXPIRE', key, ms) end \
 end \
 local function wait_again(q, t, me, lease, front) \
-  if not redis.call('ZSCORE', t, me) then \
+  if redis.call('ZADD', t, now_ms() + lease, me) == 1 then \
     if front then redis.call('LPUSH', q, me) else redis.call('RPUSH', q, me) end \
   end \
-  redis.call('ZADD', t, now_ms() + lease, me) \
-  keep(q, 2 * lease) keep(t, 2 * lease) \
+  if redis.call('PTTL', q) < lease then redis.call('PEXPIRE', q, 2 * lease) redis.call('PEXPIRE', t, 2 * lease) end \
+end \
+local function mine(k, q, me, ttl) \
+  if redis.call('GET', k) ~= me then return nil end \
+  redis.call('PEXPIRE', k, ttl) \
+  return redis.call('LINDEX', q, 0) or '' \
 end "
     };
 }
@@ -73,41 +80,35 @@ macro_rules! queue_script {
 /// lock when it is free and nobody lives ahead, or when it was handed to
 /// us. Taking it pushes `a` onto our wake-up list, so that the blocking pop
 /// sent behind this script returns at once (the `DEL` behind that removes
-/// the list). KEYS: K Q T W(own). ARGV: token
-/// ttl lease. Returns the first waiter behind us ('' if none) when we hold
-/// the lock, else 0.
+/// the list). KEYS: K Q T W(own). ARGV: token ttl lease. Returns the first
+/// waiter behind us ('' if none) when we hold the lock, else 0.
 static ENQUEUE: Script = queue_script!(
     "\
 local k, q, t, w, me, ttl, lease = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], tonumber(ARGV[3]) \
 local holder = redis.call('GET', k) \
-local took = holder == me \
-if not took and not holder then \
+if not holder then \
   local head = live_head(q, t) \
-  if not head or head == me then \
-    redis.call('SET', k, me, 'PX', ttl) \
-    if head then redis.call('LPOP', q) end \
-    took = true \
-  end \
+  if head and head ~= me then wait_again(q, t, me, lease, false) return 0 end \
+  redis.call('SET', k, me, 'PX', ttl) \
+  if head then redis.call('LPOP', q) redis.call('ZREM', t, me) end \
+elseif holder == me then \
+  redis.call('PEXPIRE', k, ttl) \
+else \
+  wait_again(q, t, me, lease, false) \
+  return 0 \
 end \
-if took then \
-  redis.call('PEXPIRE', k, ttl) redis.call('ZREM', t, me) \
-  redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) \
-  return live_head(q, t) or '' \
-end \
-wait_again(q, t, me, lease, false) \
-return 0"
+redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) \
+return redis.call('LINDEX', q, 0) or ''"
 );
 
-/// After a wake-up: the hand-off becomes ours for the whole TTL, or, when
-/// its grant ran out first, we wait again at the front. KEYS: K Q T W(own).
+/// After a wake-up (whose list the `DEL` behind the blocking pop removed):
+/// the hand-off becomes ours for the whole TTL, or, when its grant ran out
+/// first, we wait again at the front. KEYS: K Q T W(own).
 /// ARGV: token ttl lease. Returns the next waiter ('' if none) or 0.
 static CONFIRM: Script = queue_script!(
     "\
-redis.call('DEL', KEYS[4]) \
-if redis.call('GET', KEYS[1]) == ARGV[1] then \
-  redis.call('PEXPIRE', KEYS[1], ARGV[2]) \
-  return live_head(KEYS[2], KEYS[3]) or '' \
-end \
+local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
+if next then return next end \
 wait_again(KEYS[2], KEYS[3], ARGV[1], tonumber(ARGV[3]), true) \
 return 0"
 );
@@ -118,10 +119,8 @@ return 0"
 static LEAVE: Script = queue_script!(
     "\
 redis.call('DEL', KEYS[4]) \
-if redis.call('GET', KEYS[1]) == ARGV[1] then \
-  redis.call('PEXPIRE', KEYS[1], ARGV[2]) \
-  return live_head(KEYS[2], KEYS[3]) or '' \
-end \
+local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
+if next then return next end \
 redis.call('ZREM', KEYS[3], ARGV[1]) \
 live_head(KEYS[2], KEYS[3]) \
 return 0"
@@ -135,8 +134,8 @@ return 0"
 static HANDOFF: Script = queue_script!(
     "\
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
-if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('DEL', KEYS[1]) return 1 end \
-local head = live_head(KEYS[2], KEYS[3]) \
+local head = redis.call('LINDEX', KEYS[2], 0) \
+if head then head = live_head(KEYS[2], KEYS[3], head) end \
 if not head then redis.call('DEL', KEYS[1]) return 1 end \
 redis.call('LPOP', KEYS[2]) redis.call('ZREM', KEYS[3], head) \
 redis.call('SET', KEYS[1], head, 'PX', ARGV[3]) \
@@ -154,7 +153,6 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
 redis.call('RPUSH', KEYS[2], 'h') redis.call('PEXPIRE', KEYS[2], 4 * tonumber(ARGV[2])) \
 return 1"
 );
-
 
 /// One step of waiting in a queue; `base` is `keys::base` of the lock key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,7 +287,9 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
     let mut reached = false;
     loop {
         let block = check.min(deadline.saturating_duration_since(Instant::now())).max(Duration::from_millis(1));
-        let block_ms = block.as_millis().min(i64::MAX as u128) as i64;
+        // Rounded up: a pop that ends a little before the deadline would
+        // cost one more round for nothing.
+        let block_ms = block.as_micros().div_ceil(1000).min(i64::MAX as u128) as i64;
         let step = |op| Command { op: Op::Queue(op), key, token };
         let cmds = [
             step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms }),
