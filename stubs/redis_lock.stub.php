@@ -25,8 +25,10 @@ final class RedisMutexLock
     private function __construct() {}
 
     /**
-     * Takes the lock for $lockSecond seconds. With $timeout > 0, retries every
-     * $sleep microseconds until the lock is free or $timeout seconds have passed.
+     * Takes the lock for $lockSecond seconds. $timeout = 0: one attempt. With
+     * $timeout > 0, waits in the key's FIFO queue until the lock is handed over
+     * or $timeout seconds have passed; $sleep (µs, at least 10 ms) is the
+     * longest a waiter goes without looking at the queue again.
      *
      * @return bool true when this process now holds the lock, false when somebody else holds it
      * @throws RedisLockException when Redis cannot answer

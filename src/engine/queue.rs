@@ -146,10 +146,12 @@ end \
 return head"
 );
 
-/// Wakes the waiter the lock was handed to. KEYS: K W(its). ARGV: its token, grant.
+/// Wakes the waiter the lock was handed to, unless it took it meanwhile (then
+/// the key's TTL is no longer the grant's, and a wake-up would be left
+/// over). KEYS: K W(its). ARGV: its token, grant.
 static WAKE: Script = queue_script!(
     "\
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
+if redis.call('GET', KEYS[1]) ~= ARGV[1] or redis.call('PTTL', KEYS[1]) > tonumber(ARGV[2]) then return 0 end \
 redis.call('RPUSH', KEYS[2], 'h') redis.call('PEXPIRE', KEYS[2], 4 * tonumber(ARGV[2])) \
 return 1"
 );

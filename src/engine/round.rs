@@ -136,7 +136,12 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, In
             job,
             state: State::Closed,
             reused: false,
-            wires: Small::from_fn(job.cmds.len(), |i| job.cmds[i].first_wire()),
+            // Nobody reads the answers of a fire-and-forget round, so a
+            // NOSCRIPT would go unseen: scripts go as text (once).
+            wires: Small::from_fn(job.cmds.len(), |i| match (until, job.cmds[i].first_wire()) {
+                (Until::Sent, Wire::Sha) => Wire::Eval,
+                (_, wire) => wire,
+            }),
             votes: Small::from_fn(job.cmds.len(), |_| None),
             connect_by: now,
             reply_by: now,
