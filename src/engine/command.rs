@@ -170,20 +170,34 @@ pub fn script_head(script: &'static Script, wire: Wire) -> (&'static [u8], &'sta
     }
 }
 
+/// A command as a RESP array of bulk strings, each given in pieces that are
+/// joined on the wire, appended to `out`.
+pub fn resp_pieces(out: &mut Vec<u8>, args: &[&[&[u8]]]) {
+    header(out, b'*', args.len());
+    for pieces in args {
+        header(out, b'$', pieces.iter().map(|p| p.len()).sum());
+        pieces.iter().for_each(|piece| out.extend_from_slice(piece));
+        out.extend_from_slice(b"\r\n");
+    }
+}
+
 /// A command as a RESP array of bulk strings, appended to `out`.
 pub fn resp(out: &mut Vec<u8>, args: &[&[u8]]) {
     out.reserve(16 + args.iter().map(|a| a.len() + 16).sum::<usize>());
-    let mut n = itoa_buf();
-    out.push(b'*');
-    out.extend_from_slice(format_int(&mut n, args.len() as i64));
-    out.extend_from_slice(b"\r\n");
+    header(out, b'*', args.len());
     for arg in args {
-        out.push(b'$');
-        out.extend_from_slice(format_int(&mut n, arg.len() as i64));
-        out.extend_from_slice(b"\r\n");
+        header(out, b'$', arg.len());
         out.extend_from_slice(arg);
         out.extend_from_slice(b"\r\n");
     }
+}
+
+/// `*N\r\n` or `$N\r\n`.
+fn header(out: &mut Vec<u8>, kind: u8, n: usize) {
+    let mut text = itoa_buf();
+    out.push(kind);
+    out.extend_from_slice(format_int(&mut text, n as i64));
+    out.extend_from_slice(b"\r\n");
 }
 
 pub fn itoa_buf() -> [u8; 20] {

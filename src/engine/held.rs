@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::command::{Command, Op};
 use super::conn::Limits;
-use super::keys;
+use super::keys::Base;
 use super::lease::{Lease, Outcome, Patience};
 use super::queue::{self, Place, QueueOp};
 use super::per_process::PerProcess;
@@ -202,12 +202,12 @@ pub fn release_all(limits: &Limits) {
     if locks.is_empty() {
         return;
     }
-    let bases: Vec<Vec<u8>> = locks.iter().map(|l| if l.place.is_some() { keys::base(&l.key) } else { Vec::new() }).collect();
+    let bases: Vec<Option<Base<'_>>> = locks.iter().map(|l| l.place.as_ref().map(|_| Base::of(&l.key))).collect();
     let mut per_server: Vec<(Node, Vec<Command<'_>>)> = Vec::new();
     for (lock, base) in locks.iter().zip(&bases) {
-        let op = match &lock.place {
-            Some(place) => Op::Queue(QueueOp::Handoff { base, expected: &place.expected }),
-            None => Op::Release,
+        let op = match (&lock.place, base) {
+            (Some(place), Some(base)) => Op::Queue(QueueOp::Handoff { base, expected: &place.expected }),
+            _ => Op::Release,
         };
         let cmd = Command { op, key: &lock.key, token: &lock.token };
         for node in &lock.nodes {

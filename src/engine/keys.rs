@@ -2,6 +2,8 @@
 //! waiters' leases, a waiter's wake-up list). They hash to the lock key's
 //! Redis Cluster slot, so that every script touches one slot only.
 
+use std::borrow::Cow;
+
 /// The CRC16 (XMODEM) Redis Cluster hashes keys with.
 fn crc16(bytes: &[u8]) -> u16 {
     let mut crc: u16 = 0;
@@ -27,29 +29,42 @@ pub fn slot(key: &[u8]) -> u16 {
     crc16(hashed(key).unwrap_or(key)) % 16384
 }
 
-/// The prefix of every auxiliary key of `key`:
-/// - `key` itself when it has a hash tag of its own (appending keeps it);
+/// How the auxiliary keys of a lock key are spelled: `head`, the key,
+/// `tail`, then a suffix (`:q`, `:t`, `:w:<token>`):
+/// - the key itself when it has a hash tag of its own (appending keeps it);
 /// - `{key}` when it has none and no `}` (the tag is then the whole key);
 /// - otherwise `{rlN}key`, with the smallest N whose slot is the key's.
-pub fn base(key: &[u8]) -> Vec<u8> {
-    if hashed(key).is_some() {
-        return key.to_vec();
-    }
-    if !key.contains(&b'}') {
-        return [b"{".as_slice(), key, b"}"].concat();
-    }
-    let want = slot(key);
-    let tag = (0u32..)
-        .take(1 << 20)
-        .map(|n| format!("rl{n}"))
-        .find(|tag| slot(tag.as_bytes()) == want)
-        .unwrap_or_default();
-    [b"{", tag.as_bytes(), b"}", key].concat()
+///
+/// Kept in pieces so that the hot path writes them without allocating.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Base<'k> {
+    head: Cow<'static, [u8]>,
+    key: &'k [u8],
+    tail: &'static [u8],
 }
 
-/// `base` followed by `suffix` (e.g. `:q`).
-pub fn aux(base: &[u8], suffix: &[u8]) -> Vec<u8> {
-    [base, suffix].concat()
+impl<'k> Base<'k> {
+    pub fn of(key: &'k [u8]) -> Self {
+        if hashed(key).is_some() {
+            return Self { head: Cow::Borrowed(b""), key, tail: b"" };
+        }
+        if !key.contains(&b'}') {
+            return Self { head: Cow::Borrowed(b"{"), key, tail: b"}" };
+        }
+        let want = slot(key);
+        let tag = (0u32..1 << 20).map(|n| format!("{{rl{n}}}")).find(|tag| slot(tag.as_bytes()) == want);
+        Self { head: Cow::Owned(tag.unwrap_or_default().into_bytes()), key, tail: b"" }
+    }
+
+    /// The auxiliary key `base` + `suffix` + `more`, in pieces.
+    pub fn aux<'a>(&'a self, suffix: &'a [u8], more: &'a [u8]) -> [&'a [u8]; 5] {
+        [&self.head, self.key, self.tail, suffix, more]
+    }
+}
+
+/// The pieces of a key, joined (for tests and messages).
+pub fn join(pieces: &[&[u8]]) -> Vec<u8> {
+    pieces.concat()
 }
 
 #[cfg(test)]
@@ -78,10 +93,10 @@ mod tests {
             b"lock:\0\r\n{",
             b"}",
         ] {
-            let q = aux(&base(key), b":q");
+            let q = join(&Base::of(key).aux(b":q", b""));
             assert_eq!(slot(&q), slot(key), "{:?} -> {:?}", String::from_utf8_lossy(key), String::from_utf8_lossy(&q));
         }
-        assert_eq!(base(b"lock:k"), b"{lock:k}");
-        assert_eq!(base(b"lock:{42}"), b"lock:{42}");
+        assert_eq!(join(&Base::of(b"lock:k").aux(b":q", b"")), b"{lock:k}:q");
+        assert_eq!(join(&Base::of(b"lock:{42}").aux(b":w:", b"t")), b"lock:{42}:w:t");
     }
 }

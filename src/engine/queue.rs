@@ -20,10 +20,10 @@
 
 use std::time::{Duration, Instant};
 
-use super::command::{format_int, itoa_buf, resp, script_head, Command, Op, Script, Wire};
+use super::command::{format_int, itoa_buf, resp_pieces, script_head, Command, Op, Script, Wire};
 use super::conn::Limits;
 use super::error::{Cause, NodeError};
-use super::keys;
+use super::keys::Base;
 use super::lease::Outcome;
 use super::resp::Reply;
 use super::round::{exchange, fan_out, Job, Node, Until, Vote};
@@ -131,11 +131,15 @@ return 0"
 /// KEYS: K Q T [W(expected)]. ARGV: token expected grant.
 /// Returns 0 (not ours), 1 (released, or handed and woken), or the token of
 /// the waiter it was handed to without a wake-up.
-static HANDOFF: Script = queue_script!(
+static HANDOFF: Script = Script::new(concat!(
+    // Nobody waits (the usual case): done before the helpers are defined.
     "\
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
 local head = redis.call('LINDEX', KEYS[2], 0) \
-if head then head = live_head(KEYS[2], KEYS[3], head) end \
+if not head then redis.call('DEL', KEYS[1]) return 1 end ",
+    prelude!(),
+    "\
+head = live_head(KEYS[2], KEYS[3], head) \
 if not head then redis.call('DEL', KEYS[1]) return 1 end \
 redis.call('LPOP', KEYS[2]) redis.call('ZREM', KEYS[3], head) \
 redis.call('SET', KEYS[1], head, 'PX', ARGV[3]) \
@@ -144,7 +148,7 @@ if KEYS[4] and head == ARGV[2] then \
   return 1 \
 end \
 return head"
-);
+));
 
 /// Wakes the waiter the lock was handed to, unless it took it meanwhile (then
 /// the key's TTL is no longer the grant's, and a wake-up would be left
@@ -156,26 +160,22 @@ redis.call('RPUSH', KEYS[2], 'h') redis.call('PEXPIRE', KEYS[2], 4 * tonumber(AR
 return 1"
 );
 
-/// One step of waiting in a queue; `base` is `keys::base` of the lock key.
+/// One step of waiting in a queue; `base` spells the lock key's queue keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueOp<'a> {
-    Enqueue { base: &'a [u8], ttl_ms: i64, lease_ms: i64 },
+    Enqueue { base: &'a Base<'a>, ttl_ms: i64, lease_ms: i64 },
     /// Blocks on our wake-up list (`BLMOVE W W`: the element stays).
-    Wait { base: &'a [u8], timeout_ms: i64, ttl_ms: i64 },
+    Wait { base: &'a Base<'a>, timeout_ms: i64, ttl_ms: i64 },
     /// Deletes our wake-up list, sent right behind `Wait`: gone as soon as
     /// it woke us.
-    Forget { base: &'a [u8] },
-    Confirm { base: &'a [u8], ttl_ms: i64, lease_ms: i64 },
-    Leave { base: &'a [u8], ttl_ms: i64 },
+    Forget { base: &'a Base<'a> },
+    Confirm { base: &'a Base<'a>, ttl_ms: i64, lease_ms: i64 },
+    Leave { base: &'a Base<'a>, ttl_ms: i64 },
     /// The release of a lock that others may wait for.
-    Handoff { base: &'a [u8], expected: &'a str },
-    Wake { base: &'a [u8], head: &'a str },
+    Handoff { base: &'a Base<'a>, expected: &'a str },
+    Wake { base: &'a Base<'a>, head: &'a str },
 }
 
-/// `base:w:token`: a waiter's wake-up list.
-fn wake_list(base: &[u8], token: &str) -> Vec<u8> {
-    keys::aux(base, &[b":w:", token.as_bytes()].concat())
-}
 
 impl QueueOp<'_> {
     pub fn first_wire(&self) -> Wire {
@@ -219,47 +219,42 @@ impl QueueOp<'_> {
     pub fn pack_into(&self, key: &[u8], token: &str, wire: Wire, out: &mut Vec<u8>) {
         let (mut a, mut b) = (itoa_buf(), itoa_buf());
         let me = token.as_bytes();
-        let script = |s: &'static Script, keys: &[&[u8]], args: &[&[u8]], out: &mut Vec<u8>| {
+        let script = |s: &'static Script, keys: &[&[&[u8]]], args: &[&[u8]], out: &mut Vec<u8>| {
             let (verb, body) = script_head(s, wire);
             let mut n = itoa_buf();
-            let mut all: Vec<&[u8]> = vec![verb, body, format_int(&mut n, keys.len() as i64)];
-            all.extend_from_slice(keys);
-            all.extend_from_slice(args);
-            resp(out, &all);
+            let numkeys = [format_int(&mut n, keys.len() as i64)];
+            let head: [&[&[u8]]; 3] = [std::slice::from_ref(&verb), std::slice::from_ref(&body), &numkeys];
+            let args: Vec<&[&[u8]]> = args.iter().map(std::slice::from_ref).collect();
+            let all: Vec<&[&[u8]]> = head.iter().chain(keys).chain(&args).copied().collect();
+            resp_pieces(out, &all);
         };
         match *self {
             QueueOp::Enqueue { base, ttl_ms, lease_ms } | QueueOp::Confirm { base, ttl_ms, lease_ms } => {
                 let which = if matches!(self, QueueOp::Enqueue { .. }) { &ENQUEUE } else { &CONFIRM };
-                let (q, t, w) = (keys::aux(base, b":q"), keys::aux(base, b":t"), wake_list(base, token));
+                let (q, t, w) = (base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":w:", me));
                 let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms)];
-                script(which, &[key, &q, &t, &w], &args, out);
+                script(which, &[&[key], &q, &t, &w], &args, out);
             }
             QueueOp::Leave { base, ttl_ms } => {
-                let (q, t, w) = (keys::aux(base, b":q"), keys::aux(base, b":t"), wake_list(base, token));
-                script(&LEAVE, &[key, &q, &t, &w], &[me, format_int(&mut a, ttl_ms)], out);
+                let (q, t, w) = (base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":w:", me));
+                script(&LEAVE, &[&[key], &q, &t, &w], &[me, format_int(&mut a, ttl_ms)], out);
             }
             QueueOp::Wait { base, timeout_ms, .. } => {
-                let w = wake_list(base, token);
+                let w = base.aux(b":w:", me);
                 let secs = format!("{}.{:03}", timeout_ms / 1000, timeout_ms % 1000);
-                resp(out, &[b"BLMOVE", &w, &w, b"RIGHT", b"LEFT", secs.as_bytes()]);
+                resp_pieces(out, &[&[b"BLMOVE"], &w, &w, &[b"RIGHT"], &[b"LEFT"], &[secs.as_bytes()]]);
             }
-            QueueOp::Forget { base } => {
-                let w = wake_list(base, token);
-                resp(out, &[b"DEL", &w]);
-            }
+            QueueOp::Forget { base } => resp_pieces(out, &[&[b"DEL"], &base.aux(b":w:", me)]),
             QueueOp::Handoff { base, expected } => {
-                let (q, t, next) = (keys::aux(base, b":q"), keys::aux(base, b":t"), wake_list(base, expected));
-                let mut keys: Vec<&[u8]> = vec![key, &q, &t];
-                if !expected.is_empty() {
-                    keys.push(&next);
-                }
+                let (q, t, next) = (base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":w:", expected.as_bytes()));
+                let all: [&[&[u8]]; 4] = [&[key], &q, &t, &next];
+                let keys = if expected.is_empty() { &all[..3] } else { &all[..] };
                 let grant = format_int(&mut a, GRANT.as_millis() as i64);
-                script(&HANDOFF, &keys, &[me, expected.as_bytes(), grant], out);
+                script(&HANDOFF, keys, &[me, expected.as_bytes(), grant], out);
             }
             QueueOp::Wake { base, head } => {
-                let w = wake_list(base, head);
                 let grant = format_int(&mut a, GRANT.as_millis() as i64);
-                script(&WAKE, &[key, &w], &[head.as_bytes(), grant], out);
+                script(&WAKE, &[&[key], &base.aux(b":w:", head.as_bytes())], &[head.as_bytes(), grant], out);
             }
         }
     }
@@ -282,7 +277,7 @@ fn lease_ms(check: Duration) -> i64 {
 /// be reached on the first step ends the wait at once; one that goes away
 /// while we wait (a restart) is waited out for one connect and read timeout.
 pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> (Outcome, Place) {
-    let base = keys::base(key);
+    let base = Base::of(key);
     let lease_ms = lease_ms(check);
     let outage_budget = limits.connect + limits.read;
     let mut outage_since: Option<Instant> = None;
@@ -313,6 +308,9 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             _ => None,
         };
         let now = Instant::now();
+        // Answers before a failure (we joined, then the server went away
+        // while we waited) mean the server was there.
+        reached |= votes.iter().any(|v| matches!(v, Vote::Got(_)));
         match failure {
             Some(e) if e.cause == Cause::Interrupted => {
                 let _quiet = wait::Quiet::begin();
@@ -350,7 +348,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// Leaves the queue; the lock may have been handed to us meanwhile.
-fn leave(node: &Node, key: &[u8], token: &str, base: &[u8], ttl_ms: i64, limits: &Limits) -> (Outcome, Place) {
+fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, limits: &Limits) -> (Outcome, Place) {
     let cmd = Command { op: Op::Queue(QueueOp::Leave { base, ttl_ms }), key, token };
     match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
         Vote::Got(Reply::Bulk(next)) => (confirmed(ttl_ms), Place { expected: text(&next) }),
@@ -361,7 +359,7 @@ fn leave(node: &Node, key: &[u8], token: &str, base: &[u8], ttl_ms: i64, limits:
 
 /// Releases a lock taken on `node`, handing it to the first live waiter.
 pub fn release(node: &Node, key: &[u8], token: &str, place: &Place, limits: &Limits) -> Outcome {
-    let base = keys::base(key);
+    let base = Base::of(key);
     let op = QueueOp::Handoff { base: &base, expected: &place.expected };
     let cmd = Command { op: Op::Queue(op), key, token };
     match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
@@ -378,7 +376,7 @@ pub fn release(node: &Node, key: &[u8], token: &str, place: &Place, limits: &Lim
 
 /// Wakes `head`, to which a lock was handed without a wake-up (nobody waits
 /// for the answer: its own check would find the lock in time anyway).
-pub fn wake(nodes: &[Node], key: &[u8], base: &[u8], head: &str, limits: &Limits) {
+pub fn wake(nodes: &[Node], key: &[u8], base: &Base<'_>, head: &str, limits: &Limits) {
     let cmd = Command { op: Op::Queue(QueueOp::Wake { base, head }), key, token: "" };
     fan_out(nodes, &cmd, limits, Until::Sent);
 }
