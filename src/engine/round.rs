@@ -79,8 +79,6 @@ struct Slot<'a> {
     votes: Small<Option<Vote>>,
     connect_by: Instant,
     reply_by: Instant,
-    /// Whether this round must learn who the server is (several nodes).
-    identify: bool,
     alias_checked: bool,
     /// The earlier node that is the same server.
     alias_of: Option<usize>,
@@ -109,6 +107,9 @@ struct Ctx<'l> {
     limits: &'l Limits,
     shared: bool,
     packs: Vec<[Option<Vec<u8>>; 3]>,
+    /// Whether the round must learn who each server is: only votes that
+    /// count (a quorum over several nodes) need to know who answered.
+    identify: bool,
 }
 
 impl Ctx<'_> {
@@ -127,9 +128,8 @@ impl Ctx<'_> {
 fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, Instant) {
     let now = Instant::now();
     let shared = jobs.len() > 1 && jobs.windows(2).all(|w| std::ptr::eq(w[0].cmds, w[1].cmds));
-    let mut ctx = Ctx { limits, shared, packs: Vec::new() };
-    // Only votes that count need to know who answered.
     let identify = jobs.len() > 1 && matches!(until, Until::Quorum(_));
+    let mut ctx = Ctx { limits, shared, packs: Vec::new(), identify };
     let mut slots: Vec<Slot<'_>> = jobs
         .iter()
         .map(|job| Slot {
@@ -145,7 +145,6 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, In
             votes: Small::from_fn(job.cmds.len(), |_| None),
             connect_by: now,
             reply_by: now,
-            identify,
             alias_checked: false,
             alias_of: None,
         })
@@ -190,8 +189,7 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, In
                 continue;
             }
             if wait::interrupted() {
-                slot.abandon();
-                slot.fail(Cause::Interrupted);
+                give_up(&mut slots);
                 break;
             }
             if slot.wait_in_recv(&mut ctx) {
@@ -209,10 +207,7 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, In
             continue;
         }
         if wait::poll(&mut fds, wake).is_err() {
-            for slot in slots.iter_mut().filter(|s| !s.done()) {
-                slot.abandon();
-                slot.fail(Cause::Interrupted);
-            }
+            give_up(&mut slots);
             break;
         }
         let now = Instant::now();
@@ -227,6 +222,14 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, In
     let ended = Instant::now();
     let votes = slots.into_iter().map(|slot| slot.finish(&mut ctx)).collect();
     (votes, ended)
+}
+
+/// PHP wants control back: every node still in the round is left as if late.
+fn give_up(slots: &mut [Slot<'_>]) {
+    for slot in slots.iter_mut().filter(|s| !s.done()) {
+        slot.abandon();
+        slot.fail(Cause::Interrupted);
+    }
 }
 
 fn tally(slots: &[Slot<'_>]) -> Tally {
@@ -363,7 +366,7 @@ impl<'a> Slot<'a> {
     /// Queues the commands still without a vote (after `INFO server` when the
     /// identity is wanted and unknown) and writes them.
     fn send(&mut self, mut conn: Conn, ctx: &mut Ctx<'_>) {
-        if self.identify && conn.identity.is_none() {
+        if ctx.identify && conn.identity.is_none() {
             conn.push(b"*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n", Expect::Identity);
         }
         for (i, cmd) in self.job.cmds.iter().enumerate() {
@@ -481,19 +484,8 @@ impl<'a> Slot<'a> {
         }
         match conn.fill_waiting(self.reply_by) {
             None => false,
-            Some(Ok(Fill::Closed)) => {
-                self.read_replies(ctx);
-                if !self.done() {
-                    self.broke("closed by the server".into(), ctx);
-                }
-                true
-            }
-            Some(Err(e)) => {
-                self.broke(e.to_string(), ctx);
-                true
-            }
-            Some(Ok(_)) => {
-                self.read_replies(ctx);
+            Some(filled) => {
+                self.took(filled, ctx);
                 true
             }
         }
@@ -508,7 +500,13 @@ impl<'a> Slot<'a> {
             self.flush(ctx);
         }
         let (State::Sent(conn) | State::LoggingIn(conn, _)) = &mut self.state else { return };
-        match conn.fill() {
+        let filled = conn.fill();
+        self.took(filled, ctx);
+    }
+
+    /// Acts on what a read brought.
+    fn took(&mut self, filled: std::io::Result<Fill>, ctx: &mut Ctx<'_>) {
+        match filled {
             Ok(Fill::Closed) => {
                 // Answers already cut stay valid; what is still owed is lost.
                 self.read_replies(ctx);
@@ -517,12 +515,10 @@ impl<'a> Slot<'a> {
                 } else {
                     self.state = State::Closed;
                 }
-                return;
             }
-            Err(e) => return self.broke(e.to_string(), ctx),
-            Ok(_) => {}
+            Err(e) => self.broke(e.to_string(), ctx),
+            Ok(_) => self.read_replies(ctx),
         }
-        self.read_replies(ctx);
     }
 
     /// Cuts every whole reply that is in and acts on it.
