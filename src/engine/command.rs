@@ -174,11 +174,14 @@ pub fn script_head(script: &'static Script, wire: Wire) -> (&'static [u8], &'sta
 /// joined on the wire, appended to `out`.
 pub fn resp_pieces(out: &mut Vec<u8>, args: &[&[&[u8]]]) {
     header(out, b'*', args.len());
-    for pieces in args {
-        header(out, b'$', pieces.iter().map(|p| p.len()).sum());
-        pieces.iter().for_each(|piece| out.extend_from_slice(piece));
-        out.extend_from_slice(b"\r\n");
-    }
+    args.iter().for_each(|pieces| bulk(out, pieces));
+}
+
+/// One bulk string, given in pieces.
+pub fn bulk(out: &mut Vec<u8>, pieces: &[&[u8]]) {
+    header(out, b'$', pieces.iter().map(|p| p.len()).sum());
+    pieces.iter().for_each(|piece| out.extend_from_slice(piece));
+    out.extend_from_slice(b"\r\n");
 }
 
 /// A command as a RESP array of bulk strings, appended to `out`.
@@ -193,7 +196,7 @@ pub fn resp(out: &mut Vec<u8>, args: &[&[u8]]) {
 }
 
 /// `*N\r\n` or `$N\r\n`.
-fn header(out: &mut Vec<u8>, kind: u8, n: usize) {
+pub fn header(out: &mut Vec<u8>, kind: u8, n: usize) {
     let mut text = itoa_buf();
     out.push(kind);
     out.extend_from_slice(format_int(&mut text, n as i64));

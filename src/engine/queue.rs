@@ -20,7 +20,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::command::{format_int, itoa_buf, resp_pieces, script_head, Command, Op, Script, Wire};
+use super::command::{bulk, format_int, header, itoa_buf, resp_pieces, script_head, Command, Op, Script, Wire};
 use super::conn::Limits;
 use super::error::{Cause, NodeError};
 use super::keys::Base;
@@ -219,14 +219,16 @@ impl QueueOp<'_> {
     pub fn pack_into(&self, key: &[u8], token: &str, wire: Wire, out: &mut Vec<u8>) {
         let (mut a, mut b) = (itoa_buf(), itoa_buf());
         let me = token.as_bytes();
+        // EVALSHA/EVAL, the script, its keys (in pieces) and its arguments.
         let script = |s: &'static Script, keys: &[&[&[u8]]], args: &[&[u8]], out: &mut Vec<u8>| {
             let (verb, body) = script_head(s, wire);
             let mut n = itoa_buf();
-            let numkeys = [format_int(&mut n, keys.len() as i64)];
-            let head: [&[&[u8]]; 3] = [std::slice::from_ref(&verb), std::slice::from_ref(&body), &numkeys];
-            let args: Vec<&[&[u8]]> = args.iter().map(std::slice::from_ref).collect();
-            let all: Vec<&[&[u8]]> = head.iter().chain(keys).chain(&args).copied().collect();
-            resp_pieces(out, &all);
+            header(out, b'*', 3 + keys.len() + args.len());
+            bulk(out, &[verb]);
+            bulk(out, &[body]);
+            bulk(out, &[format_int(&mut n, keys.len() as i64)]);
+            keys.iter().for_each(|key| bulk(out, key));
+            args.iter().for_each(|arg| bulk(out, &[arg]));
         };
         match *self {
             QueueOp::Enqueue { base, ttl_ms, lease_ms } | QueueOp::Confirm { base, ttl_ms, lease_ms } => {
@@ -297,8 +299,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         let failure = match (&votes[0], &votes[1]) {
             (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms), Place { expected: text(next) }),
             (Vote::Got(Reply::Int(0)), Vote::Got(Reply::Bulk(wake))) if wake == b"h" => {
-                let cmd = step(QueueOp::Confirm { base: &base, ttl_ms, lease_ms });
-                match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+                match ask(node, &step(QueueOp::Confirm { base: &base, ttl_ms, lease_ms }), limits) {
                     Vote::Got(Reply::Bulk(next)) => return (confirmed(ttl_ms), Place { expected: text(&next) }),
                     Vote::Failed(e) => Some(e),
                     _ => None,
@@ -311,12 +312,15 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         // Answers before a failure (we joined, then the server went away
         // while we waited) mean the server was there.
         reached |= votes.iter().any(|v| matches!(v, Vote::Got(_)));
+        // PHP's time limit: leave the queue (within the usual bounds, not
+        // cut short again) and hand control back.
+        let interrupted = || {
+            let _quiet = wait::Quiet::begin();
+            leave(node, key, token, &base, ttl_ms, limits);
+            (Outcome::Interrupted, Place::default())
+        };
         match failure {
-            Some(e) if e.cause == Cause::Interrupted => {
-                let _quiet = wait::Quiet::begin();
-                leave(node, key, token, &base, ttl_ms, limits);
-                return (Outcome::Interrupted, Place::default());
-            }
+            Some(e) if e.cause == Cause::Interrupted => return interrupted(),
             Some(e) if !reached => return (Outcome::Unreachable(vec![e]), Place::default()),
             Some(e) => {
                 let since = *outage_since.get_or_insert(now);
@@ -325,7 +329,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
                     return (Outcome::Unreachable(vec![e]), Place::default());
                 }
                 if wait::sleep_until(deadline.min(now + check)).is_err() {
-                    return (Outcome::Interrupted, Place::default());
+                    return interrupted();
                 }
             }
             None => {
@@ -339,6 +343,11 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
     }
 }
 
+/// One command to one node, and its answer.
+fn ask(node: &Node, cmd: &Command<'_>, limits: &Limits) -> Vote {
+    fan_out(std::slice::from_ref(node), cmd, limits, Until::All).0.swap_remove(0)
+}
+
 fn confirmed(ttl_ms: i64) -> Outcome {
     Outcome::Confirmed { validity_ms: ttl_ms as f64 }
 }
@@ -349,8 +358,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// Leaves the queue; the lock may have been handed to us meanwhile.
 fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, limits: &Limits) -> (Outcome, Place) {
-    let cmd = Command { op: Op::Queue(QueueOp::Leave { base, ttl_ms }), key, token };
-    match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+    match ask(node, &Command { op: Op::Queue(QueueOp::Leave { base, ttl_ms }), key, token }, limits) {
         Vote::Got(Reply::Bulk(next)) => (confirmed(ttl_ms), Place { expected: text(&next) }),
         Vote::Failed(e) => (Outcome::Unreachable(vec![e]), Place::default()),
         _ => (Outcome::Refused, Place::default()),
@@ -361,8 +369,7 @@ fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, lim
 pub fn release(node: &Node, key: &[u8], token: &str, place: &Place, limits: &Limits) -> Outcome {
     let base = Base::of(key);
     let op = QueueOp::Handoff { base: &base, expected: &place.expected };
-    let cmd = Command { op: Op::Queue(op), key, token };
-    match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+    match ask(node, &Command { op: Op::Queue(op), key, token }, limits) {
         Vote::Got(Reply::Int(1)) => Outcome::Confirmed { validity_ms: 0.0 },
         Vote::Got(Reply::Bulk(head)) => {
             wake(std::slice::from_ref(node), key, &base, &text(&head), limits);
