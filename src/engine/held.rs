@@ -139,13 +139,18 @@ pub fn registered(owner: &Owner) -> Option<Arc<Held>> {
 
 /// Acquisition rounds for `lock` (its `expires` is set here); registered
 /// under `owner` when held.
-pub fn acquire(owner: Owner, mut lock: Held, ttl_ms: i64, patience: Patience, limits: &Limits) -> Outcome {
+pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, limits: &Limits) -> Outcome {
     let outcome = lock.lease().acquire(ttl_ms, patience, limits);
+    register(owner, lock, ttl_ms, &outcome);
+    outcome
+}
+
+/// Registers `lock` for its TTL when the round took it.
+fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome) {
     if let Outcome::Confirmed { .. } = outcome {
         lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
         insert(owner, Arc::new(lock));
     }
-    outcome
 }
 
 /// Waits in the queue of `lock`'s key (one node) until `deadline`; registered
@@ -153,11 +158,8 @@ pub fn acquire(owner: Owner, mut lock: Held, ttl_ms: i64, patience: Patience, li
 pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> Outcome {
     let Some(node) = lock.nodes.first() else { return Outcome::Refused };
     let (outcome, place) = queue::acquire(node, &lock.key, &lock.token, ttl_ms, deadline, check, limits);
-    if let Outcome::Confirmed { .. } = outcome {
-        lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
-        lock.place = Some(place);
-        insert(owner, Arc::new(lock));
-    }
+    lock.place = Some(place);
+    register(owner, lock, ttl_ms, &outcome);
     outcome
 }
 

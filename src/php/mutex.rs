@@ -69,8 +69,8 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     let ttl_ms = lock_second * 1000;
     if timeout == 0.0 {
         // One SET NX PX: a call without a timeout never queues.
-        let now = Patience::Until { deadline: Instant::now(), pause: Duration::ZERO };
-        return answer(held::acquire(owner, lock, ttl_ms, now, limits));
+        let once = Patience::Attempts { attempts: 1, delay: Duration::ZERO };
+        return answer(held::acquire(owner, lock, ttl_ms, once, limits));
     }
     // Waits in the key's queue; $sleep is the longest a waiter goes without
     // looking at the queue again (at least 10 ms).
