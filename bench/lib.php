@@ -115,6 +115,47 @@ trait RedlockArrayCycle
     }
 }
 
+/**
+ * The RedisMutexLock contention contenders: the extension loaded, the key
+ * as the extension prefixes it, and release(); each keeps its own acquire().
+ */
+trait RedisMutexLockCycle
+{
+    private string $key = '';
+
+    public function __construct()
+    {
+        if (!extension_loaded('redis_lock')) {
+            fail('the redis_lock extension is not loaded');
+        }
+    }
+
+    public function redisKey(string $key): string
+    {
+        return ini_get('redis_lock.prefix') . $key;
+    }
+
+    public function release(): void
+    {
+        \RedisMutexLock::release($this->key) || fail('RedisMutexLock::release() returned false');
+    }
+}
+
+/**
+ * Laravel 8's cache RedisStore, built by hand without the framework: a
+ * RedisManager with the phpredis driver and a persistent connection, the
+ * store on it with the prefix ''.
+ */
+function laravel_store(string $host, int $port): \Illuminate\Cache\RedisStore
+{
+    require_once 'Illuminate/Cache/autoload.php';
+    require_once 'Illuminate/Redis/autoload.php';
+    $redis = new \Illuminate\Redis\RedisManager(null, 'phpredis', [
+        'default' => ['host' => $host, 'port' => $port, 'timeout' => 1.0, 'persistent' => true],
+    ]);
+    return new \Illuminate\Cache\RedisStore($redis, '', 'default');
+}
+
 final class Failure extends \RuntimeException
 {
 }

@@ -14,10 +14,6 @@ namespace Bench;
 
 use Illuminate\Cache\RedisLock;
 use Illuminate\Cache\RedisStore;
-use Illuminate\Redis\RedisManager;
-
-require_once 'Illuminate/Cache/autoload.php';
-require_once 'Illuminate/Redis/autoload.php';
 
 return fn (array $servers): Contender => new class($servers[0]['host'], $servers[0]['port']) implements Contender {
     private const KEY = 'bench:laravel';
@@ -27,10 +23,7 @@ return fn (array $servers): Contender => new class($servers[0]['host'], $servers
 
     public function __construct(string $host, int $port)
     {
-        $redis = new RedisManager(null, 'phpredis', [
-            'default' => ['host' => $host, 'port' => $port, 'timeout' => 1.0, 'persistent' => true],
-        ]);
-        $this->store = new RedisStore($redis, '', 'default');
+        $this->store = laravel_store($host, $port);
     }
 
     public function redisKey(): string

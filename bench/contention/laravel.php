@@ -14,10 +14,6 @@ namespace Bench;
 
 use Illuminate\Cache\RedisLock;
 use Illuminate\Cache\RedisStore;
-use Illuminate\Redis\RedisManager;
-
-require_once 'Illuminate/Cache/autoload.php';
-require_once 'Illuminate/Redis/autoload.php';
 
 return fn (string $host, int $port): BlockingContender => new class($host, $port) implements BlockingContender {
     private RedisStore $store;
@@ -25,10 +21,7 @@ return fn (string $host, int $port): BlockingContender => new class($host, $port
 
     public function __construct(string $host, int $port)
     {
-        $redis = new RedisManager(null, 'phpredis', [
-            'default' => ['host' => $host, 'port' => $port, 'timeout' => 1.0, 'persistent' => true],
-        ]);
-        $this->store = new RedisStore($redis, '', 'default');
+        $this->store = laravel_store($host, $port);
     }
 
     public function redisKey(string $key): string

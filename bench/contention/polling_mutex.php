@@ -14,21 +14,9 @@ declare(strict_types=1);
 namespace Bench;
 
 return fn (string $host, int $port): BlockingContender => new class implements BlockingContender {
+    use RedisMutexLockCycle;
+
     private const SLEEP_US = 100_000;
-
-    private string $key = '';
-
-    public function __construct()
-    {
-        if (!extension_loaded('redis_lock')) {
-            fail('the redis_lock extension is not loaded');
-        }
-    }
-
-    public function redisKey(string $key): string
-    {
-        return ini_get('redis_lock.prefix') . $key;
-    }
 
     public function acquire(string $key): void
     {
@@ -38,10 +26,5 @@ return fn (string $host, int $port): BlockingContender => new class implements B
             usleep(self::SLEEP_US);
         }
         $this->key = $key;
-    }
-
-    public function release(): void
-    {
-        \RedisMutexLock::release($this->key) || fail('RedisMutexLock::release() returned false');
     }
 };
