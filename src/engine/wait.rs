@@ -26,6 +26,12 @@ pub fn interrupted() -> bool {
     !QUIET.load(Ordering::Relaxed) && CHECK.get().is_some_and(|check| check())
 }
 
+/// Whether waits may be cut short by the host: not at request end, where
+/// the time limit fired already or no longer applies.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
 /// While it lives, waits are not cut short: for the bounded clean-up after
 /// an interruption (leaving a queue), which must still reach the server.
 pub struct Quiet(bool);

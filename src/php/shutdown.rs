@@ -6,24 +6,21 @@
 //! `close()` during the session module's shutdown still hold their lock
 //! while PHP writes the session.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use super::ini;
 use crate::engine::conn::Limits;
-use crate::engine::held;
+use crate::engine::{held, wait};
 
 /// What request shutdown saw, for post-deactivate (INI is restored and the
 /// executor gone by then): whether to release, and with which limits.
 static AT_END: Mutex<Option<(bool, Limits)>> = Mutex::new(None);
 
-/// Set from request shutdown to the next request startup: waits are then no
-/// longer cut short by the time limit (it fired already, or no longer applies).
-static ENDING: AtomicBool = AtomicBool::new(false);
-
 pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i32 {
     let _ = std::panic::catch_unwind(|| {
-        ENDING.store(true, Ordering::Relaxed);
+        // From here to the next request, waits are no longer cut short by
+        // the time limit (it fired already, or no longer applies).
+        wait::set_quiet(true);
         let snapshot = (ini::flag(ini::RELEASE_ON_SHUTDOWN), ini::limits().unwrap_or_default());
         *AT_END.lock().unwrap_or_else(|p| p.into_inner()) = Some(snapshot);
     });
@@ -43,16 +40,13 @@ pub extern "C" fn post_deactivate() -> i32 {
 }
 
 pub fn request_started() {
-    ENDING.store(false, Ordering::Relaxed);
+    wait::set_quiet(false);
 }
 
 /// Whether PHP's `max_execution_time` fired in the request that is running:
 /// waits then return so that PHP raises its own timeout error (and request
 /// end still releases the locks) instead of escalating to its hard kill.
 pub fn time_limit_fired() -> bool {
-    if ENDING.load(Ordering::Relaxed) {
-        return false;
-    }
     // SAFETY: a plain read of an atomic flag in the executor globals, which
     // PHP's timer signal handler sets (NTS build: one global).
     unsafe { std::ptr::read_volatile(&raw const ext_php_rs::ffi::executor_globals.timed_out.value) }
