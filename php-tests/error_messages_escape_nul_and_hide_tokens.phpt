@@ -59,8 +59,8 @@ $tokens = [];
 foreach ([$echo, $echoScripts] as $f) {
     foreach ($f->commands() as [, $args]) {
         foreach ($args as $a) {
-            if (preg_match('/^[0-9a-f]{32}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i', $a)) {
-                $tokens[$a] = true;
+            if (rl_is_token($a)) {
+                $tokens[substr($a, 0, 32)] = true; // its secret, random part
             }
         }
     }

@@ -6,6 +6,8 @@ require __DIR__ . '/inc/redis_server.inc';
 $redis = RedisServer::start();
 ini_set('redis_lock.server', $redis->dsn());
 ini_set('redis_lock.read_timeout', '0.3');
+// A key we hold answers false to lock() (not re-entered): a stale "OK" would show.
+ini_set('redis_lock.reentrant', '0');
 $port = $redis->port;
 $show = fn ($r) => str_replace((string) $port, 'PORT', rl_show($r));
 

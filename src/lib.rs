@@ -11,6 +11,7 @@ use ext_php_rs::prelude::*;
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
         .startup_function(php::startup)
+        .shutdown_function(php::shutdown::module_shutdown)
         .class::<php::mutex::RedisMutexLock>()
         .class::<php::redlock::RedLock>()
         .request_startup_function(php::request_startup)

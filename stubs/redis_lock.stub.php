@@ -17,6 +17,18 @@ class RedisLockException extends RuntimeException
 }
 
 /**
+ * Thrown by release(), extend() and unlock() for a lock that was renewed
+ * (redis_lock.auto_renew) and lost: a renewal was refused (another owner took
+ * it, or it had expired), Redis could not be reached to renew it before its
+ * TTL ran out, or it was held for redis_lock.max_hold. The code that ran under
+ * it was not protected from some point on. Reported once; the lock is then
+ * forgotten.
+ */
+class RedisLockLostException extends RedisLockException
+{
+}
+
+/**
  * A mutex on one Redis server (redis_lock.server), key redis_lock.prefix . $key.
  */
 final class RedisMutexLock
@@ -30,6 +42,12 @@ final class RedisMutexLock
      * or $timeout seconds have passed; $sleep (µs, at least 10 ms) is the
      * longest a waiter goes without looking at the queue again.
      *
+     * A key this process already holds (redis_lock.reentrant, on by default):
+     * true at once after Redis confirmed that our token still holds it (its
+     * TTL raised to at least $lockSecond); each lock() needs its own release().
+     * With redis_lock.auto_renew on, the TTL is renewed every third of it
+     * while this process holds the lock (at most redis_lock.max_hold seconds).
+     *
      * @return bool true when this process now holds the lock, false when somebody else holds it
      * @throws RedisLockException when Redis cannot answer
      * @throws ValueError on an empty key, a negative or non-finite timeout,
@@ -39,12 +57,53 @@ final class RedisMutexLock
 
     /**
      * Releases the lock if this process still holds it (owner-checked, atomic).
+     * A lock taken N times (redis_lock.reentrant) needs N releases: the
+     * earlier ones check that our token still holds it, the last deletes it.
      *
-     * @return bool true when our lock was deleted; false when this process did not
+     * @return bool true when our lock was released; false when this process did not
      *         hold it or it expired (another owner's lock is never touched)
+     * @throws RedisLockLostException when a renewed lock was lost
      * @throws RedisLockException when Redis cannot answer
      */
     public static function release(string $key): bool {}
+
+    /**
+     * Sets the lock's TTL to $lockSecond seconds if our token still holds it
+     * (owner-checked, atomic); renewals, if on, go on with the new TTL.
+     *
+     * @return bool true when extended; false when this process does not hold it
+     *         or it expired
+     * @throws RedisLockLostException when a renewed lock was lost
+     * @throws RedisLockException when Redis cannot answer
+     * @throws ValueError on an empty key or a lockSecond out of range
+     */
+    public static function extend(string $key, int $lockSecond = 20): bool {}
+
+    /**
+     * The fencing token of this process' hold on $key: an integer greater than
+     * that of every earlier hold of the key, also across a restart of Redis
+     * without persistence. A storage layer that remembers the largest token it
+     * saw and refuses writes with a smaller one is safe from a holder that
+     * paused past its lease. The first call of a hold costs one round trip.
+     *
+     * @return int|null null when this process does not hold the key (or no longer does)
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function fence(string $key): ?int {}
+
+    /**
+     * Everything about $key in one round trip: held (this process holds it
+     * now), count (how many times this process took it), lost (a renewal of
+     * ours failed), holder (host, pid and since, a Unix time in seconds: when
+     * the holder began to acquire it; null fields for a lock of another
+     * library), ttl (ms left; null when free, -1 without expiry), fence (the
+     * holder's fencing token, if it asked for one) and waiters (live waiters
+     * in the key's queue).
+     *
+     * @return array{held: bool, count: int, lost: bool, holder: array{host: ?string, pid: ?int, since: ?float}|null, ttl: ?int, fence: ?int, waiters: int}
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function inspect(string $key): array {}
 }
 
 /**
@@ -74,13 +133,15 @@ final class RedLock
     /**
      * @param array{resource: string, token: string} $lock as returned by lock()
      * @return bool true when a majority of nodes deleted our token
+     * @throws RedisLockLostException when a renewed lock was lost
      */
     public function unlock(array $lock): bool {}
 
     /**
      * @param array{resource: string, token: string} $lock as returned by lock() or extend()
-     * @param int $ttl the new TTL in milliseconds
+     * @param int $ttl the new TTL in milliseconds (renewals, if on, go on with it)
      * @return array{validity: float, resource: string, token: string}|false
+     * @throws RedisLockLostException when a renewed lock was lost
      */
     public function extend(array $lock, int $ttl): array|false {}
 }

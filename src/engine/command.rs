@@ -3,6 +3,7 @@
 
 use std::sync::OnceLock;
 
+use super::ownership::Ask;
 use super::queue::QueueOp;
 use super::resp::{printable, Reply};
 
@@ -52,6 +53,8 @@ pub enum Op<'a> {
     Extend { ttl_ms: i64 },
     /// A step of waiting in the key's queue (RedisMutexLock).
     Queue(QueueOp<'a>),
+    /// A holder's question about its lock (RedisMutexLock).
+    Own(Ask<'a>),
 }
 
 /// How a command is sent: the plain `SET NX PX` (only for a first acquire),
@@ -124,6 +127,7 @@ impl Command<'_> {
             Op::Release => (&RELEASE, None),
             Op::Extend { ttl_ms } => (&EXTEND, Some(ttl_ms)),
             Op::Queue(op) => return op.pack_into(self.key, self.token, wire, out),
+            Op::Own(ask) => return ask.pack_into(self.key, self.token, wire, out),
         };
         let mut ttl_text = itoa_buf();
         let ttl = ttl.map(|t| format_int(&mut ttl_text, t));
@@ -143,8 +147,13 @@ impl Command<'_> {
     /// Whether the reply says yes (set / deleted / extended). A queue step's
     /// reply is data, not a vote: `None`.
     pub fn verdict(&self, reply: &Reply) -> Result<Option<bool>, String> {
-        if let Op::Queue(op) = self.op {
-            return op.check_reply(reply).map(|()| None).map_err(|e| e.replace(self.token, "<token>"));
+        let data = match self.op {
+            Op::Queue(op) => Some(op.check_reply(reply)),
+            Op::Own(ask) => Some(ask.check_reply(reply)),
+            _ => None,
+        };
+        if let Some(checked) = data {
+            return checked.map(|()| None).map_err(|e| e.replace(self.token, "<token>"));
         }
         self.yes_or_no(reply).map(Some)
     }
@@ -168,6 +177,19 @@ pub fn script_head(script: &'static Script, wire: Wire) -> (&'static [u8], &'sta
         Wire::Eval => (b"EVAL", script.text.as_bytes()),
         _ => (b"EVALSHA", script.sha().as_bytes()),
     }
+}
+
+/// `EVALSHA`/`EVAL` of `script` with its keys (each in pieces) and
+/// arguments, appended to `out`.
+pub fn script_call(out: &mut Vec<u8>, script: &'static Script, wire: Wire, keys: &[&[&[u8]]], args: &[&[u8]]) {
+    let (verb, body) = script_head(script, wire);
+    let mut n = itoa_buf();
+    header(out, b'*', 3 + keys.len() + args.len());
+    bulk(out, &[verb]);
+    bulk(out, &[body]);
+    bulk(out, &[format_int(&mut n, keys.len() as i64)]);
+    keys.iter().for_each(|key| bulk(out, key));
+    args.iter().for_each(|arg| bulk(out, &[arg]));
 }
 
 /// A command as a RESP array of bulk strings, each given in pieces that are

@@ -14,13 +14,16 @@ use std::time::{Duration, Instant};
 
 use super::command::{Command, Op};
 use super::conn::Limits;
+use super::error::{Cause, NodeError};
 use super::keys::Base;
 use super::lease::{Lease, Outcome, Patience};
-use super::queue::{self, Place, QueueOp};
+use super::ownership::{fence_of, Ask, Seen};
 use super::per_process::PerProcess;
+use super::queue::{self, Place, QueueOp};
 use super::resp::Reply;
-use super::round::{exchange, Job, Node, Vote};
+use super::round::{exchange, fan_out, Job, Node, Until, Vote};
 use super::server::Server;
+use super::watchdog::{self, Lost, Renewal};
 
 /// A lock as this process knows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,9 +36,20 @@ pub struct Held {
     /// For a lock others may queue for (RedisMutexLock): what its release
     /// needs to hand it over. `None` for RedLock.
     pub place: Option<Place>,
+    /// How many times this process took it (re-entry): only the last
+    /// release lets it go.
+    pub count: u32,
+    /// Its renewal (`watchdog.rs`), while renewals keep it.
+    pub renewal: Option<u64>,
+    /// Its fencing token, once asked for.
+    pub fence: Option<i64>,
 }
 
 impl Held {
+    pub fn new(nodes: Vec<Node>, key: Vec<u8>, token: String, place: Option<Place>) -> Self {
+        Held { nodes, key, token, expires: Instant::now(), place, count: 1, renewal: None, fence: None }
+    }
+
     fn lease(&self) -> Lease<'_> {
         Lease { nodes: &self.nodes, key: &self.key, token: &self.token }
     }
@@ -112,22 +126,26 @@ fn insert(owner: Owner, held: Arc<Held>) {
     });
 }
 
-/// Forgets the registry entry of `owner` if it is `lock`.
+/// Forgets the registry entry of `owner` if it is `lock`, and stops its renewal.
 fn forget(owner: &Owner, lock: &Held) {
-    HELD.with(|r| {
-        if let Some((owner, entry)) = r.held.remove_entry(owner) {
-            if !entry.same_lock(lock) {
-                r.held.insert(owner, entry);
-            }
+    let gone = HELD.with(|r| {
+        let (owner, entry) = r.held.remove_entry(owner)?;
+        if entry.same_lock(lock) {
+            return Some(entry);
         }
+        r.held.insert(owner, entry);
+        None
     });
+    if let Some(id) = gone.and_then(|entry| entry.renewal) {
+        watchdog::stop(id);
+    }
 }
 
-/// A new expiry for the registry entry of `owner` if it is `lock`.
-fn set_expiry(owner: &Owner, lock: &Held, expires: Instant) {
+/// Changes the registry entry of `owner` if it is `lock`.
+fn update(owner: &Owner, lock: &Held, change: impl FnOnce(&mut Held)) {
     HELD.with(|r| {
         if let Some(entry) = r.held.get_mut(owner).filter(|h| h.same_lock(lock)) {
-            Arc::make_mut(entry).expires = expires;
+            change(Arc::make_mut(entry));
         }
     });
 }
@@ -137,36 +155,125 @@ pub fn registered(owner: &Owner) -> Option<Arc<Held>> {
     HELD.with(|r| r.held.get(owner).filter(|h| h.expires > Instant::now()).cloned())
 }
 
+/// The registered entry of `owner` if it is `lock`.
+fn entry_of(owner: &Owner, lock: &Held) -> Option<Arc<Held>> {
+    registered(owner).filter(|h| h.same_lock(lock))
+}
+
+/// Renewals for a lock (`redis_lock.auto_renew`), capped at `max_hold`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Renew {
+    pub max_hold: Option<Duration>,
+}
+
 /// Acquisition rounds for `lock` (its `expires` is set here); registered
-/// under `owner` when held.
-pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, limits: &Limits) -> Outcome {
+/// under `owner` (and renewed, if asked) when held.
+pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, renew: Option<Renew>, limits: &Limits) -> Outcome {
     let outcome = lock.lease().acquire(ttl_ms, patience, limits);
-    register(owner, lock, ttl_ms, &outcome);
+    register(owner, lock, ttl_ms, &outcome, renew, limits);
     outcome
 }
 
-/// Registers `lock` for its TTL when the round took it.
-fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome) {
+/// Registers `lock` when the round took it: for its TTL, or renewed.
+fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, renew: Option<Renew>, limits: &Limits) {
     if let Outcome::Confirmed { .. } = outcome {
         lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
+        if let Some(Renew { max_hold }) = renew {
+            let (nodes, key, token, limits) = (lock.nodes.clone(), lock.key.clone(), lock.token.clone(), limits.clone());
+            lock.renewal = Some(watchdog::start(Renewal { nodes, key, token, ttl_ms, limits, max_hold }));
+            // Renewed, it is ours until released or lost (the watchdog says which).
+            lock.expires = expiry_after(Duration::MAX);
+        }
         insert(owner, Arc::new(lock));
     }
 }
 
 /// Waits in the queue of `lock`'s key (one node) until `deadline`; registered
-/// under `owner` when held.
-pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> Outcome {
+/// under `owner` (and renewed, if asked) when held.
+pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Instant, check: Duration, renew: Option<Renew>, limits: &Limits) -> Outcome {
     let Some(node) = lock.nodes.first() else { return Outcome::Refused };
     let (outcome, place) = queue::acquire(node, &lock.key, &lock.token, ttl_ms, deadline, check, limits);
     lock.place = Some(place);
-    register(owner, lock, ttl_ms, &outcome);
+    register(owner, lock, ttl_ms, &outcome, renew, limits);
     outcome
+}
+
+/// Takes `lock`, which this process holds, once more: confirmed (and
+/// counted) while our token still holds it, its TTL raised to at least
+/// `ttl_ms`; refused when it is no longer ours or its renewal failed, and
+/// then forgotten (the caller acquires it afresh).
+pub fn reenter(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
+    if lock.renewal.and_then(watchdog::lost).is_some() {
+        forget(owner, lock);
+        return Outcome::Refused;
+    }
+    let outcome = still_mine(lock, ttl_ms, limits);
+    match outcome {
+        Outcome::Confirmed { .. } => update(owner, lock, |h| {
+            h.count = h.count.saturating_add(1);
+            match h.renewal {
+                Some(id) => watchdog::raise_ttl(id, ttl_ms),
+                None => h.expires = h.expires.max(expiry_after(Duration::from_millis(ttl_ms as u64))),
+            }
+        }),
+        Outcome::Refused => forget(owner, lock),
+        _ => {}
+    }
+    outcome
+}
+
+/// Whether our token still holds `lock` (one node), raising its TTL to at
+/// least `ttl_ms` when > 0.
+fn still_mine(lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
+    match ask(lock, Ask::StillMine { ttl_ms }, limits) {
+        Ok(Reply::Int(1)) => Outcome::Confirmed { validity_ms: ttl_ms as f64 },
+        Ok(_) => Outcome::Refused,
+        Err(outcome) => outcome,
+    }
+}
+
+/// One question about `lock` to its (single) node: the reply, or how the
+/// round ended without one.
+fn ask(lock: &Held, question: Ask<'_>, limits: &Limits) -> Result<Reply, Outcome> {
+    let cmd = Command { op: Op::Own(question), key: &lock.key, token: &lock.token };
+    let Some(node) = lock.nodes.first() else { return Err(Outcome::Refused) };
+    match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+        Vote::Got(reply) => Ok(reply),
+        Vote::Failed(NodeError { cause: Cause::Interrupted, .. }) => Err(Outcome::Interrupted),
+        Vote::Failed(e) => Err(Outcome::Unreachable(vec![e])),
+        _ => Err(Outcome::Refused),
+    }
+}
+
+/// Whether the renewal of `owner`'s `lock` failed: then it is forgotten,
+/// and the caller reports why.
+fn take_lost(owner: &Owner, lock: &Held) -> Result<Option<Arc<Held>>, Lost> {
+    let entry = entry_of(owner, lock);
+    if let Some(id) = entry.as_ref().and_then(|h| h.renewal) {
+        if let Some(lost) = watchdog::lost(id) {
+            forget(owner, lock);
+            return Err(lost);
+        }
+    }
+    Ok(entry)
 }
 
 /// Releases `lock` (handing it to the first waiter, where others may wait);
 /// the registry entry of `owner` is forgotten only if it is this very lock
-/// and the round decided.
-pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Outcome {
+/// and the round decided. One of several holds (re-entry) is given back
+/// after checking that the lock is still ours. A renewed lock that was
+/// lost is reported instead (and forgotten).
+pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Result<Outcome, Lost> {
+    let entry = take_lost(owner, lock)?;
+    if entry.as_ref().is_some_and(|h| h.count > 1) {
+        let outcome = still_mine(lock, 0, limits);
+        match outcome {
+            Outcome::Confirmed { .. } => update(owner, lock, |h| h.count -= 1),
+            Outcome::Refused => forget(owner, lock),
+            _ => {}
+        }
+        return Ok(outcome);
+    }
     let outcome = match (&lock.place, lock.nodes.first()) {
         (Some(place), Some(node)) => queue::release(node, &lock.key, &lock.token, place, limits),
         _ => lock.lease().release(limits).outcome,
@@ -174,23 +281,73 @@ pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Outcome {
     if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
         forget(owner, lock);
     }
-    outcome
+    Ok(outcome)
 }
 
 /// Extends `lock` to `ttl_ms`; a confirmed extension moves the registered
-/// expiry, a refusal (the lock is gone) forgets it, an outage keeps it.
-pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
+/// expiry (or the renewals' TTL), a refusal (the lock is gone) forgets it,
+/// an outage keeps it. A renewed lock that was lost is reported instead.
+pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Result<Outcome, Lost> {
+    take_lost(owner, lock)?;
     let outcome = lock.lease().extend(ttl_ms, limits).outcome;
     match outcome {
-        Outcome::Confirmed { .. } => set_expiry(owner, lock, expiry_after(Duration::from_millis(ttl_ms as u64))),
+        Outcome::Confirmed { .. } => update(owner, lock, |h| match h.renewal {
+            Some(id) => watchdog::set_ttl(id, ttl_ms),
+            None => h.expires = expiry_after(Duration::from_millis(ttl_ms as u64)),
+        }),
         Outcome::Refused => forget(owner, lock),
         _ => {}
     }
-    outcome
+    Ok(outcome)
+}
+
+/// The fencing token of `owner`'s hold: issued by Redis at the first call,
+/// remembered after. `None` when this process does not hold the lock (or
+/// Redis says it is no longer ours: then it is forgotten).
+pub fn fence(owner: &Owner, limits: &Limits) -> Result<Option<i64>, Outcome> {
+    let Some(lock) = registered(owner) else { return Ok(None) };
+    if lock.renewal.and_then(watchdog::lost).is_some() {
+        return Ok(None);
+    }
+    if lock.fence.is_some() {
+        return Ok(lock.fence);
+    }
+    let base = Base::of(&lock.key);
+    let reply = ask(&lock, Ask::Fence { base: &base }, limits)?;
+    let fence = fence_of(&reply).map_err(|_| Outcome::Refused)?;
+    match fence {
+        Some(n) => update(owner, &lock, |h| h.fence = Some(n)),
+        None => forget(owner, &lock),
+    }
+    Ok(fence)
+}
+
+/// A key as Redis sees it, and as this process holds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inspection {
+    pub seen: Seen,
+    /// Holds taken by this process (0: none).
+    pub count: u32,
+    /// This process' renewal of it failed.
+    pub lost: bool,
+    /// This process holds it now: registered, not lost, and Redis has our token.
+    pub held: bool,
+}
+
+/// Everything about `key` on `node` in one round trip.
+pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Result<Inspection, Outcome> {
+    let base = Base::of(key);
+    let probe = Held::new(vec![node.clone()], key.to_vec(), String::new(), None);
+    let seen = Seen::parse(&ask(&probe, Ask::Inspect { base: &base }, limits)?).map_err(|_| Outcome::Refused)?;
+    let mine = registered(owner).filter(|h| h.nodes.first().is_some_and(|n| n.server == node.server));
+    let lost = mine.as_ref().and_then(|h| h.renewal).and_then(watchdog::lost).is_some();
+    let held = !lost && mine.as_ref().is_some_and(|h| seen.value.as_deref() == Some(h.token.as_bytes()));
+    Ok(Inspection { count: mine.map_or(0, |h| h.count), lost, held, seen })
 }
 
 /// Forgets every registered lock without releasing it.
 pub fn forget_all() {
+    watchdog::stop_all();
     HELD.with(|r| r.held.clear());
 }
 
@@ -199,6 +356,7 @@ pub fn forget_all() {
 /// costs at most one connect and one read timeout however many locks there
 /// are. The registry is empty afterwards (the request that owned them ended).
 pub fn release_all(limits: &Limits) {
+    watchdog::stop_all();
     let now = Instant::now();
     let locks: Vec<Arc<Held>> = HELD.with(|r| r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now).collect());
     if locks.is_empty() {
@@ -240,7 +398,7 @@ mod tests {
     use super::*;
 
     fn held(key: &str, expires: Instant) -> Held {
-        Held { nodes: vec![], key: key.into(), token: key.into(), expires, place: None }
+        Held { expires, ..Held::new(vec![], key.into(), key.into(), None) }
     }
 
     #[test]
@@ -257,7 +415,7 @@ mod tests {
         // Only the very same lock touches the entry.
         let owner = Owner::RedLock("kept".into());
         forget(&owner, &held("other", future));
-        set_expiry(&owner, &held("other", future), past);
+        update(&owner, &held("other", future), |h| h.expires = past);
         assert_eq!(registered(&owner).as_deref(), Some(&*kept));
         forget(&owner, &kept);
         assert!(registered(&owner).is_none());

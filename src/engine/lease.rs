@@ -49,13 +49,35 @@ fn random<T>(draw: impl FnOnce(&mut StdRng) -> T) -> Option<T> {
     })
 }
 
-/// A fresh random token: 128 bits, as 32 hex digits.
+/// A fresh token: 128 random bits as 32 hex digits (the secret part), then
+/// who is acquiring: `<hex>:<host>:<pid>:<since ms>`, so that anybody
+/// looking at the key can tell who holds it and since when.
 pub fn new_token() -> String {
-    match random(|rng| rng.random::<u128>()) {
+    let random = match random(|rng| rng.random::<u128>()) {
         Some(bits) => format!("{bits:032x}"),
         // No generator (the OS refused a seed): straight from the OS.
         None => uuid::Uuid::new_v4().simple().to_string(),
-    }
+    };
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    format!("{random}:{}:{}:{since}", host(), std::process::id())
+}
+
+/// This host's name, with only `[A-Za-z0-9._-]` kept (`_` for the rest, at
+/// most 64 characters): it must never split a token or a hash tag.
+fn host() -> &'static str {
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let mut buf = [0u8; 256];
+        // SAFETY: gethostname writes at most `buf.len()` bytes into `buf`.
+        let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+        let len = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+        let name: String = buf[..if ok { len } else { 0 }]
+            .iter()
+            .take(64)
+            .map(|&b| if b.is_ascii_alphanumeric() || b"._-".contains(&b) { b as char } else { '_' })
+            .collect();
+        if name.is_empty() { "unknown".to_owned() } else { name }
+    })
 }
 
 /// A random pause in `[delay/2, delay]`.
@@ -272,8 +294,9 @@ mod tests {
     fn tokens_are_fresh_and_long() {
         let (a, b) = (new_token(), new_token());
         assert_ne!(a, b);
-        assert_eq!(a.len(), 32);
-        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
+        let holder = super::super::ownership::Holder::of(a.as_bytes());
+        assert_eq!(holder.pid, Some(i64::from(std::process::id())));
+        assert!(a[..32].bytes().all(|c| c.is_ascii_hexdigit()) && a.as_bytes()[32] == b':');
     }
 
     #[test]

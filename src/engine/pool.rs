@@ -1,22 +1,25 @@
 //! Idle connections of this process, kept across requests. A connection is
 //! defined by its server and, for TLS, the CA it was verified with: after
 //! `redis_lock.tls_ca_file` changes, a TLS connection is opened anew.
-//! A short list: an application talks to a handful of servers.
+//! A short list: an application talks to a handful of servers. The
+//! watchdog thread has connections of its own.
 
 use std::path::PathBuf;
 
 use super::conn::{Conn, Limits};
-use super::per_process::PerProcess;
+use super::per_process::{is_background, PerProcess};
 use super::server::Server;
 
 struct Key {
     server: Server,
     ca: Option<PathBuf>,
+    /// The watchdog thread keeps connections of its own.
+    background: bool,
 }
 
 impl Key {
     fn is(&self, server: &Server, limits: &Limits) -> bool {
-        self.server == *server && self.ca.as_ref() == ca(server, limits)
+        self.server == *server && self.ca.as_ref() == ca(server, limits) && self.background == is_background()
     }
 }
 
@@ -37,6 +40,6 @@ pub fn take(server: &Server, limits: &Limits) -> Option<Conn> {
 pub fn put(server: &Server, limits: &Limits, conn: Conn) {
     IDLE.with(|idle| match idle.iter_mut().find(|(k, _)| k.is(server, limits)) {
         Some(slot) => slot.1 = conn,
-        None => idle.push((Key { server: server.clone(), ca: ca(server, limits).cloned() }, conn)),
+        None => idle.push((Key { server: server.clone(), ca: ca(server, limits).cloned(), background: is_background() }, conn)),
     });
 }

@@ -20,7 +20,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::command::{bulk, format_int, header, itoa_buf, resp_pieces, script_head, Command, Op, Script, Wire};
+use super::command::{format_int, itoa_buf, resp_pieces, script_call, Command, Op, Script, Wire};
 use super::conn::Limits;
 use super::error::{Cause, NodeError};
 use super::keys::Base;
@@ -219,17 +219,7 @@ impl QueueOp<'_> {
     pub fn pack_into(&self, key: &[u8], token: &str, wire: Wire, out: &mut Vec<u8>) {
         let (mut a, mut b) = (itoa_buf(), itoa_buf());
         let me = token.as_bytes();
-        // EVALSHA/EVAL, the script, its keys (in pieces) and its arguments.
-        let script = |s: &'static Script, keys: &[&[&[u8]]], args: &[&[u8]], out: &mut Vec<u8>| {
-            let (verb, body) = script_head(s, wire);
-            let mut n = itoa_buf();
-            header(out, b'*', 3 + keys.len() + args.len());
-            bulk(out, &[verb]);
-            bulk(out, &[body]);
-            bulk(out, &[format_int(&mut n, keys.len() as i64)]);
-            keys.iter().for_each(|key| bulk(out, key));
-            args.iter().for_each(|arg| bulk(out, &[arg]));
-        };
+        let script = |s, keys: &[&[&[u8]]], args: &[&[u8]], out: &mut Vec<u8>| script_call(out, s, wire, keys, args);
         match *self {
             QueueOp::Enqueue { base, ttl_ms, lease_ms } | QueueOp::Confirm { base, ttl_ms, lease_ms } => {
                 let which = if matches!(self, QueueOp::Enqueue { .. }) { &ENQUEUE } else { &CONFIRM };

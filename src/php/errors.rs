@@ -23,6 +23,8 @@ pub enum Fail {
     Value(String),
     /// Redis could not answer.
     Redis(String),
+    /// A renewed lock was lost.
+    Lost(String),
 }
 
 pub type Result<T> = std::result::Result<T, Fail>;
@@ -45,9 +47,15 @@ impl From<Fail> for PhpException {
             Fail::Value(msg) => {
                 PhpException::new(escape_nul(&format!("{}: {msg}", active_function())), 0, ce::value_error())
             }
-            Fail::Redis(msg) => PhpException::new(escape_nul(&msg), 0, exception_class()),
+            Fail::Redis(msg) => PhpException::new(escape_nul(&msg), 0, class(&EXCEPTION_CE)),
+            Fail::Lost(msg) => PhpException::new(escape_nul(&msg), 0, class(&LOST_CE)),
         }
     }
+}
+
+/// The RedisLockLostException of a renewed lock that was lost.
+pub fn lost(method: &str, key: &[u8], why: &impl std::fmt::Display) -> Fail {
+    Fail::Lost(format!("{method}(): the lock on \"{}\" was lost: {why}", crate::engine::resp::printable(key)))
 }
 
 /// A NUL byte shown as the two characters `\0`, as PHP shows it.
@@ -79,22 +87,32 @@ fn runtime_exception() -> &'static ClassEntry {
     unsafe { &*zend::spl_ce_RuntimeException.cast::<ClassEntry>() }
 }
 
-/// Registers `RedisLockException extends RuntimeException` (built with
-/// ClassBuilder so that it keeps file/line/trace and can be constructed in PHP).
-pub fn register_exception_class() -> ext_php_rs::error::Result<()> {
+/// Registers `RedisLockException extends RuntimeException` and
+/// `RedisLockLostException extends RedisLockException` (built with
+/// ClassBuilder so that they keep file/line/trace and can be constructed in PHP).
+pub fn register_exception_classes() -> ext_php_rs::error::Result<()> {
     ClassBuilder::new(EXCEPTION_CLASS)
         .extends((runtime_exception, "RuntimeException"))
-        .registration(|ce, arg_info| {
-            EXCEPTION_CE.store(ce, Ordering::Release);
-            // The class has no methods of its own; the engine may keep pointers into these.
-            std::mem::forget(arg_info);
-        })
+        .registration(|ce, arg_info| keep(&EXCEPTION_CE, ce, arg_info))
+        .register()?;
+    ClassBuilder::new(LOST_CLASS)
+        .extends((|| class(&EXCEPTION_CE), EXCEPTION_CLASS))
+        .registration(|ce, arg_info| keep(&LOST_CE, ce, arg_info))
         .register()
 }
 
-static EXCEPTION_CE: AtomicPtr<ClassEntry> = AtomicPtr::new(std::ptr::null_mut());
+fn keep<T>(slot: &AtomicPtr<ClassEntry>, ce: &'static mut ClassEntry, arg_info: T) {
+    slot.store(ce, Ordering::Release);
+    // The classes have no methods of their own; the engine may keep pointers into these.
+    std::mem::forget(arg_info);
+}
 
-fn exception_class() -> &'static ClassEntry {
+pub const LOST_CLASS: &str = "RedisLockLostException";
+
+static EXCEPTION_CE: AtomicPtr<ClassEntry> = AtomicPtr::new(std::ptr::null_mut());
+static LOST_CE: AtomicPtr<ClassEntry> = AtomicPtr::new(std::ptr::null_mut());
+
+fn class(slot: &AtomicPtr<ClassEntry>) -> &'static ClassEntry {
     // SAFETY: set once at module startup to a class entry that lives as long as the process.
-    unsafe { EXCEPTION_CE.load(Ordering::Acquire).as_ref() }.unwrap_or_else(runtime_exception)
+    unsafe { slot.load(Ordering::Acquire).as_ref() }.unwrap_or_else(runtime_exception)
 }

@@ -29,19 +29,10 @@ const MAY_BE_ARRAY: u32 = 1 << 7;
 const MAY_BE_MASK: u32 = (1 << 18) - 1;
 
 pub fn apply() {
-    // `RedLock::lock()` and `extend()` return `array|false`, which the
-    // macros cannot express (they declare `mixed`).
-    for method in ["lock", "extend"] {
-        with_method("RedLock", method, |function| unsafe {
-            let args = (*function).common.arg_info;
-            if !args.is_null() {
-                // SAFETY: for an internal function with a return type,
-                // arg_info[-1] is the return-type entry.
-                let ret = &mut (*args.offset(-1)).type_;
-                ret.type_mask = (ret.type_mask & !MAY_BE_MASK) | MAY_BE_ARRAY | MAY_BE_FALSE;
-            }
-        });
-    }
+    // Return types the macros cannot express (they declare `mixed`).
+    set_return_type("RedLock", "lock", MAY_BE_ARRAY | MAY_BE_FALSE);
+    set_return_type("RedLock", "extend", MAY_BE_ARRAY | MAY_BE_FALSE);
+    set_return_type("RedisMutexLock", "inspect", MAY_BE_ARRAY);
     // The int/float wrappers declare themselves nullable so that an explicit
     // null reaches their own PHP-style handling; PHP must still see `int` and
     // `float`, not `?int` and `?float` (no parameter of ours is nullable).
@@ -70,14 +61,27 @@ pub fn apply() {
     });
 }
 
-const METHODS: [(&str, &str); 6] = [
+const METHODS: [(&str, &str); 7] = [
     ("RedisMutexLock", "lock"),
     ("RedisMutexLock", "release"),
+    ("RedisMutexLock", "extend"),
     ("RedLock", "__construct"),
     ("RedLock", "lock"),
     ("RedLock", "unlock"),
     ("RedLock", "extend"),
 ];
+
+fn set_return_type(class: &str, method: &str, mask: u32) {
+    with_method(class, method, |function| unsafe {
+        let args = (*function).common.arg_info;
+        if !args.is_null() {
+            // SAFETY: for an internal function with a return type,
+            // arg_info[-1] is the return-type entry.
+            let ret = &mut (*args.offset(-1)).type_;
+            ret.type_mask = (ret.type_mask & !MAY_BE_MASK) | mask;
+        }
+    });
+}
 
 fn with_method(class: &str, method: &str, fix: impl FnOnce(*mut zend_function)) {
     let Some(class) = ClassEntry::try_find(class) else { return };

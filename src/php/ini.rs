@@ -13,6 +13,7 @@ use super::errors::{Fail, Result};
 use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::zend::ExecutorGlobals;
 use crate::engine::conn::Limits;
+use crate::engine::held::Renew;
 use super::args::clamped_seconds;
 use crate::engine::server::{redact, Server, NUL_BYTES};
 
@@ -22,14 +23,20 @@ pub const CONNECT_TIMEOUT: &CStr = c"redis_lock.connect_timeout";
 pub const READ_TIMEOUT: &CStr = c"redis_lock.read_timeout";
 pub const RELEASE_ON_SHUTDOWN: &CStr = c"redis_lock.release_on_shutdown";
 pub const TLS_CA_FILE: &CStr = c"redis_lock.tls_ca_file";
+pub const REENTRANT: &CStr = c"redis_lock.reentrant";
+pub const AUTO_RENEW: &CStr = c"redis_lock.auto_renew";
+pub const MAX_HOLD: &CStr = c"redis_lock.max_hold";
 
-static ENTRIES: IniEntryDefs<7> = IniEntryDefs::new([
+static ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
     entry(SERVER, c"redis://127.0.0.1:6379", Some(display_redacted)),
     entry(PREFIX, c"lock:", None),
     entry(CONNECT_TIMEOUT, c"1", None),
     entry(READ_TIMEOUT, c"1", None),
     entry(RELEASE_ON_SHUTDOWN, c"1", None),
     entry(TLS_CA_FILE, c"", None),
+    entry(REENTRANT, c"1", None),
+    entry(AUTO_RENEW, c"0", None),
+    entry(MAX_HOLD, c"0", None),
     IniEntryDef::end(),
 ]);
 
@@ -65,6 +72,10 @@ pub struct Settings {
     pub server: std::result::Result<Server, String>,
     pub prefix: Vec<u8>,
     pub limits: std::result::Result<Limits, String>,
+    /// `lock()` on a key this process holds takes it again.
+    pub reentrant: bool,
+    /// Renewals for locks taken now (`None`: off).
+    pub renew: std::result::Result<Option<Renew>, String>,
 }
 
 pub fn settings() -> Arc<Settings> {
@@ -84,6 +95,8 @@ pub fn settings() -> Arc<Settings> {
         server: parse_server().map_err(message),
         prefix: raw(PREFIX),
         limits: parse_limits().map_err(message),
+        reentrant: flag(REENTRANT),
+        renew: parse_renew().map_err(message),
     });
     *cache = Some((seen, settings.clone()));
     settings
@@ -161,6 +174,20 @@ fn parse_limits() -> Result<Limits> {
         read: seconds(READ_TIMEOUT)?,
         tls_ca_file: (!ca.is_empty()).then(|| PathBuf::from(ca)),
     })
+}
+
+/// `redis_lock.auto_renew` and its cap `redis_lock.max_hold` (seconds, 0: none).
+fn parse_renew() -> Result<Option<Renew>> {
+    if !flag(AUTO_RENEW) {
+        return Ok(None);
+    }
+    let raw = raw(MAX_HOLD);
+    let v = String::from_utf8_lossy(&raw);
+    let v = v.trim();
+    let secs = v.parse::<f64>().ok().filter(|s| *s >= 0.0).and_then(clamped_seconds).ok_or_else(|| {
+        Fail::Value(format!("{} must be a number of seconds of at least 0 (0: no cap), \"{v}\" given", MAX_HOLD.to_string_lossy()))
+    })?;
+    Ok(Some(Renew { max_hold: (!secs.is_zero()).then_some(secs) }))
 }
 
 /// `redis_lock.server`, parsed.

@@ -1,17 +1,20 @@
 //! `RedisMutexLock`: the static single-server API users already write
 //! (`lock($key, $timeout, $lockSecond, $sleep)` / `release($key)`), made safe.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{Float, Int, Str};
-use super::errors::{Fail, Result};
+use super::errors::{lost, Fail, Result};
 use super::ini;
 use crate::engine::conn::Limits;
 use crate::engine::server::Server;
 use crate::engine::error;
-use crate::engine::held::{self, Held};
+use crate::engine::held::{self, Held, Inspection, Owner};
+use crate::engine::ownership::Holder;
 use crate::engine::lease::{new_token, Outcome, Patience};
 use crate::engine::queue::Place;
 use crate::engine::round::Node;
@@ -35,9 +38,26 @@ impl RedisMutexLock {
         lock(key, timeout, lockSecond, sleep)
     }
 
-    /// Releases the lock on `$key` if this process still holds it.
+    /// Releases the lock on `$key` if this process still holds it (one of
+    /// several holds, when it was taken again).
     pub fn release(key: Str<'_>) -> Result<bool> {
         release(key)
+    }
+
+    /// Sets the TTL of our lock on `$key` to `$lockSecond` seconds.
+    #[php(defaults(lockSecond = 20))]
+    pub fn extend(key: Str<'_>, lockSecond: Int<'_>) -> Result<bool> {
+        extend(key, lockSecond)
+    }
+
+    /// The fencing token of this process' hold on `$key`, or null.
+    pub fn fence(key: Str<'_>) -> Result<Option<i64>> {
+        fence(key)
+    }
+
+    /// Holder, TTL, fence and waiters of `$key`, and whether we hold it.
+    pub fn inspect(key: Str<'_>) -> Result<Zval> {
+        inspect(key)
     }
 }
 
@@ -63,20 +83,35 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     }
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
+    let renew = settings.renew.clone().map_err(Fail::Value)?;
     let owner = held::mutex_owner(server, full_key.clone());
-    let nodes = vec![Node { server: server.clone(), timeout: limits.read, connect: limits.connect }];
-    let lock = Held { nodes, key: full_key, token: new_token(), expires: Instant::now(), place: Some(Place::default()) };
     let ttl_ms = lock_second * 1000;
+    if settings.reentrant {
+        if let Some(mine) = registered(&owner, server) {
+            // Ours still: one more hold. No longer ours: acquired afresh below.
+            match held::reenter(&owner, &mine, ttl_ms, limits) {
+                Outcome::Refused => {}
+                other => return answer(other),
+            }
+        }
+    }
+    let nodes = vec![Node { server: server.clone(), timeout: limits.read, connect: limits.connect }];
+    let lock = Held::new(nodes, full_key, new_token(), Some(Place::default()));
     if timeout == 0.0 {
         // One SET NX PX: a call without a timeout never queues.
         let once = Patience::Attempts { attempts: 1, delay: Duration::ZERO };
-        return answer(held::acquire(owner, lock, ttl_ms, once, limits));
+        return answer(held::acquire(owner, lock, ttl_ms, once, renew, limits));
     }
     // Waits in the key's queue; $sleep is the longest a waiter goes without
     // looking at the queue again (at least 10 ms).
     let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
     let check = Duration::from_micros(sleep as u64).max(MIN_CHECK);
-    answer(held::acquire_queued(owner, lock, ttl_ms, deadline, check, limits))
+    answer(held::acquire_queued(owner, lock, ttl_ms, deadline, check, renew, limits))
+}
+
+/// This process' lock on the key of `owner`, if it holds one on `server`.
+fn registered(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
+    held::registered(owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server))
 }
 
 /// The shortest interval between a waiter's looks at the queue.
@@ -87,24 +122,104 @@ fn answer(outcome: Outcome) -> Result<bool> {
     match outcome {
         Outcome::Confirmed { .. } => Ok(true),
         Outcome::Refused => Ok(false),
-        Outcome::Unreachable(failures) => Err(Fail::Redis(error::list(&failures))),
-        Outcome::Interrupted => Err(Fail::Redis(error::INTERRUPTED.into())),
+        other => Err(failure(other)),
     }
 }
 
-fn release(key: Str<'_>) -> Result<bool> {
-    let key = key.get(1)?;
+/// The RedisLockException of a round that gave no answer.
+fn failure(outcome: Outcome) -> Fail {
+    Fail::Redis(match outcome {
+        Outcome::Unreachable(failures) => error::list(&failures),
+        Outcome::Interrupted => error::INTERRUPTED.into(),
+        _ => "unexpected reply".into(),
+    })
+}
+
+/// A call about `key`: its server, the limits in force, its owner (this
+/// process) and the prefixed key.
+fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
+    let settings = ini::settings();
+    let (server, limits, full_key) = target(&settings, key)?;
+    call(server, limits, held::mutex_owner(server, full_key.clone()), full_key)
+}
+
+fn non_empty(key: &[u8]) -> Result<&[u8]> {
     if key.is_empty() {
         return Err(Fail::Arg(1, "must not be empty".into()));
     }
-    let settings = ini::settings();
-    let (server, limits, full_key) = target(&settings, key)?;
-    let owner = held::mutex_owner(server, full_key);
-    match held::registered(&owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server)) {
+    Ok(key)
+}
+
+fn release(key: Str<'_>) -> Result<bool> {
+    let key = non_empty(key.get(1)?)?;
+    about(key, |server, limits, owner, _| match registered(&owner, server) {
         // On an outage it stays registered: a later release() or the request's end tries again.
-        Some(lock) => answer(held::release(&owner, &lock, limits)),
+        Some(lock) => answer(held::release(&owner, &lock, limits).map_err(|why| lost("RedisMutexLock::release", key, &why))?),
         None => Ok(false),
+    })
+}
+
+fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
+    let (key, lock_second) = (key.get(1)?, lock_second.get(2)?);
+    let key = non_empty(key)?;
+    if !(1..=MAX_LOCK_SECONDS).contains(&lock_second) {
+        return Err(Fail::Arg(2, format!("must be between 1 and {MAX_LOCK_SECONDS}")));
     }
+    about(key, |server, limits, owner, _| match registered(&owner, server) {
+        Some(lock) => {
+            let extended = held::extend(&owner, &lock, lock_second * 1000, limits);
+            answer(extended.map_err(|why| lost("RedisMutexLock::extend", key, &why))?)
+        }
+        None => Ok(false),
+    })
+}
+
+fn fence(key: Str<'_>) -> Result<Option<i64>> {
+    let key = non_empty(key.get(1)?)?;
+    about(key, |server, limits, owner, _| match registered(&owner, server) {
+        Some(_) => held::fence(&owner, limits).map_err(failure),
+        None => Ok(None),
+    })
+}
+
+fn inspect(key: Str<'_>) -> Result<Zval> {
+    let key = non_empty(key.get(1)?)?;
+    about(key, |server, limits, owner, full_key| {
+        let node = Node { server: server.clone(), timeout: limits.read, connect: limits.connect };
+        inspection_array(&held::inspect(&owner, &node, &full_key, limits).map_err(failure)?)
+    })
+}
+
+/// `inspect()`'s array.
+fn inspection_array(i: &Inspection) -> Result<Zval> {
+    let holder = match &i.seen.value {
+        None => Zval::new(),
+        Some(value) => {
+            let who = Holder::of(value);
+            let mut holder = ZendHashTable::new();
+            let filled = holder
+                .insert("host", who.host)
+                .and_then(|()| holder.insert("pid", who.pid))
+                .and_then(|()| holder.insert("since", who.since_ms.map(|ms| ms as f64 / 1000.0)));
+            filled.map_err(|e| Fail::Value(format!("cannot build the holder array: {e}")))?;
+            let mut zval = Zval::new();
+            zval.set_hashtable(holder);
+            zval
+        }
+    };
+    let mut array = ZendHashTable::new();
+    let filled = array
+        .insert("held", i.held)
+        .and_then(|()| array.insert("count", i64::from(i.count)))
+        .and_then(|()| array.insert("lost", i.lost))
+        .and_then(|()| array.insert("holder", holder))
+        .and_then(|()| array.insert("ttl", i.seen.ttl_ms))
+        .and_then(|()| array.insert("fence", i.seen.fence))
+        .and_then(|()| array.insert("waiters", i.seen.waiters));
+    filled.map_err(|e| Fail::Value(format!("cannot build the inspection array: {e}")))?;
+    let mut zval = Zval::new();
+    zval.set_hashtable(array);
+    Ok(zval)
 }
 
 /// The server, the limits now in force and the prefixed key.

@@ -8,7 +8,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{clamped_timeout, Arr, Int, ReqInt, Str};
-use super::errors::{Fail, Result};
+use super::errors::{lost, Fail, Result};
 use super::ini;
 use crate::engine::error;
 use crate::engine::held::{self, Held, Owner};
@@ -64,11 +64,13 @@ impl RedLock {
             return Err(Fail::Arg(1, "must not be empty".into()));
         }
         check_ttl(2, ttl)?;
-        let limits = ini::limits()?;
+        let settings = ini::settings();
+        let limits = settings.limits.clone().map_err(Fail::Value)?;
+        let renew = settings.renew.clone().map_err(Fail::Value)?;
         let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, resource, new_token());
         let owner = Owner::RedLock(lock.token.clone());
         let patience = Patience::Attempts { attempts: self.retry_count, delay: self.retry_delay };
-        match held::acquire(owner, lock.clone(), ttl, patience, &limits) {
+        match held::acquire(owner, lock.clone(), ttl, patience, renew, &limits) {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),
             other => Err(outage("lock", &lock, other)),
@@ -83,7 +85,8 @@ impl RedLock {
         let (resource, token) = lock_fields(lock.get(1)?)?;
         let limits = ini::limits()?;
         let lock = self.lock_of(limits.read, &limits, &resource, token);
-        match held::release(&Owner::RedLock(lock.token.clone()), &lock, &limits) {
+        let released = held::release(&Owner::RedLock(lock.token.clone()), &lock, &limits);
+        match released.map_err(|why| lost("RedLock::unlock", &resource, &why))? {
             Outcome::Confirmed { .. } => Ok(true),
             Outcome::Refused => Ok(false),
             other => Err(outage("unlock", &lock, other)),
@@ -99,7 +102,8 @@ impl RedLock {
         check_ttl(2, ttl)?;
         let limits = ini::limits()?;
         let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, &resource, token);
-        match held::extend(&Owner::RedLock(lock.token.clone()), &lock, ttl, &limits) {
+        let extended = held::extend(&Owner::RedLock(lock.token.clone()), &lock, ttl, &limits);
+        match extended.map_err(|why| lost("RedLock::extend", &resource, &why))? {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, &resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),
             other => Err(outage("extend", &lock, other)),
@@ -119,7 +123,7 @@ impl RedLock {
                 Node { server: m.server.clone(), timeout, connect: limits.connect.min(timeout) }
             })
             .collect();
-        Held { nodes, key: resource.to_vec(), token, expires: std::time::Instant::now(), place: None }
+        Held::new(nodes, resource.to_vec(), token, None)
     }
 }
 

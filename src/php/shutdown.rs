@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use super::ini;
 use crate::engine::conn::Limits;
-use crate::engine::{held, wait};
+use crate::engine::{held, wait, watchdog};
 
 /// What request shutdown saw, for post-deactivate (INI is restored and the
 /// executor gone by then): whether to release, and with which limits.
@@ -36,6 +36,12 @@ pub extern "C" fn post_deactivate() -> i32 {
             _ => held::forget_all(),
         }
     });
+    0
+}
+
+/// Module shutdown: the renewal thread, if one runs, ends and is joined.
+pub unsafe extern "C" fn module_shutdown(_type: i32, _module_number: i32) -> i32 {
+    let _ = std::panic::catch_unwind(watchdog::shutdown);
     0
 }
 

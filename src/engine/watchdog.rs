@@ -1,0 +1,290 @@
+//! Lease renewal (`redis_lock.auto_renew`): while this process holds a lock
+//! taken with renewal on, one background thread sets its TTL again every
+//! third of it, by the same owner-checked quorum round as `extend()`. The
+//! TTL then only says how long a dead holder keeps the lock.
+//!
+//! A renewal that is refused (another owner took it, or it had expired),
+//! or that cannot reach a quorum before the TTL ran out, marks the lock lost;
+//! so does reaching the cap (`redis_lock.max_hold`), after which the lock is
+//! left to expire. The holder learns it at its next release or extension
+//! (`held.rs`), never later than that.
+//!
+//! One thread per process, started with the first renewed lock (never at
+//! module startup), parked while nothing is due, joined at module shutdown.
+//! It works only on Rust data, with connections of its own; the time limit
+//! of PHP's thread never cuts its waits short. A forked child inherits no
+//! renewals and no thread (its state starts afresh, `per_process.rs`).
+
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use super::conn::Limits;
+use super::error::NodeError;
+use super::lease::{Lease, Outcome};
+use super::per_process::{set_background, PerProcess};
+use super::round::Node;
+
+/// Why a renewed lock is no longer ours.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Lost {
+    /// A renewal found another token, or no key: `after` it was taken.
+    Refused { after: Duration },
+    /// No quorum could be reached before the TTL ran out.
+    Unreachable(Vec<NodeError>),
+    /// Held for `max_hold`: renewals stopped and the TTL ran out.
+    Capped { max_hold: Duration },
+    /// The renewal thread could not be started.
+    NoThread(String),
+}
+
+impl std::fmt::Display for Lost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Lost::Refused { after } => write!(
+                f,
+                "another owner took it or it expired (found at a renewal {:.1} s after it was taken)",
+                after.as_secs_f64()
+            ),
+            Lost::Unreachable(errors) if errors.is_empty() => f.write_str("Redis could not be reached to renew it before its TTL ran out"),
+            Lost::Unreachable(errors) => {
+                write!(f, "Redis could not be reached to renew it before its TTL ran out: {}", super::error::list(errors))
+            }
+            Lost::Capped { max_hold } => write!(
+                f,
+                "it was held for redis_lock.max_hold ({} s), so renewals stopped and it expired",
+                max_hold.as_secs_f64()
+            ),
+            Lost::NoThread(why) => write!(f, "its renewal thread could not be started: {why}"),
+        }
+    }
+}
+
+/// A lock to keep renewed.
+#[derive(Clone, Debug)]
+pub struct Renewal {
+    pub nodes: Vec<Node>,
+    pub key: Vec<u8>,
+    pub token: String,
+    pub ttl_ms: i64,
+    pub limits: Limits,
+    /// Renewals end so that the lock expires this long after it was taken.
+    pub max_hold: Option<Duration>,
+}
+
+struct Entry {
+    id: u64,
+    renewal: Renewal,
+    taken: Instant,
+    /// When the next renewal is due.
+    due: Instant,
+    /// Until when the last confirmed TTL surely runs.
+    good_until: Instant,
+    lost: Option<Lost>,
+    /// Errors of the renewals failing since the last confirmed one.
+    failing: Vec<NodeError>,
+}
+
+#[derive(Default)]
+struct Table {
+    entries: Vec<Entry>,
+    next_id: u64,
+    thread: Option<JoinHandle<()>>,
+    stop: bool,
+}
+
+static TABLE: PerProcess<Table> = PerProcess::new();
+
+/// Renews `renewal` from now on (its lock was just taken); returns its id.
+pub fn start(renewal: Renewal) -> u64 {
+    // Compute the script's digest here: a fork must never copy it half made.
+    let _ = super::command::Command { op: super::command::Op::Extend { ttl_ms: 1 }, key: b"", token: "" }
+        .pack(super::command::Wire::Sha);
+    let now = Instant::now();
+    let ttl = Duration::from_millis(renewal.ttl_ms.max(1) as u64);
+    let (id, thread) = TABLE.with(|t| {
+        t.next_id += 1;
+        let id = t.next_id;
+        t.entries.push(Entry {
+            id,
+            due: now + ttl / 3,
+            good_until: now + ttl,
+            taken: now,
+            renewal,
+            lost: None,
+            failing: Vec::new(),
+        });
+        t.stop = false;
+        if t.thread.is_none() {
+            match thread::Builder::new().name("redis_lock-renew".into()).spawn(run) {
+                Ok(handle) => t.thread = Some(handle),
+                Err(e) => {
+                    if let Some(entry) = t.entries.last_mut() {
+                        entry.lost = Some(Lost::NoThread(e.to_string()));
+                    }
+                }
+            }
+        }
+        (id, t.thread.as_ref().map(|h| h.thread().clone()))
+    });
+    if let Some(thread) = thread {
+        thread.unpark();
+    }
+    id
+}
+
+/// Stops renewing `id`; says whether it was lost meanwhile.
+pub fn stop(id: u64) -> Option<Lost> {
+    TABLE.with(|t| {
+        let i = t.entries.iter().position(|e| e.id == id)?;
+        t.entries.swap_remove(i).lost
+    })
+}
+
+/// Whether `id` was lost (it stays renewed or lost until `stop`).
+pub fn lost(id: u64) -> Option<Lost> {
+    TABLE.with(|t| t.entries.iter().find(|e| e.id == id).and_then(|e| e.lost.clone()))
+}
+
+/// Renews `id` with a new TTL, just set, from now on (after an extension).
+pub fn set_ttl(id: u64, ttl_ms: i64) {
+    change_ttl(id, ttl_ms, false);
+}
+
+/// Renews `id` with at least `ttl_ms`, just made sure of (after a re-entry).
+pub fn raise_ttl(id: u64, ttl_ms: i64) {
+    change_ttl(id, ttl_ms, true);
+}
+
+fn change_ttl(id: u64, ttl_ms: i64, raise_only: bool) {
+    let now = Instant::now();
+    TABLE.with(|t| {
+        let Some(e) = t.entries.iter_mut().find(|e| e.id == id && e.lost.is_none()) else { return };
+        if raise_only && ttl_ms <= e.renewal.ttl_ms {
+            return;
+        }
+        let ttl = Duration::from_millis(ttl_ms.max(1) as u64);
+        e.renewal.ttl_ms = ttl_ms;
+        e.good_until = now + ttl;
+        e.due = e.due.min(now + ttl / 3);
+    });
+}
+
+/// Stops every renewal (the request that held them ended).
+pub fn stop_all() {
+    TABLE.with(|t| t.entries.clear());
+}
+
+/// Ends the thread and waits for it (module shutdown).
+pub fn shutdown() {
+    let handle = TABLE.with(|t| {
+        t.stop = true;
+        t.entries.clear();
+        t.thread.take()
+    });
+    if let Some(handle) = handle {
+        handle.thread().unpark();
+        let _ = handle.join();
+    }
+}
+
+enum Next {
+    Stop,
+    Park(Option<Duration>),
+    Renew(u64, Renewal, Instant),
+}
+
+fn run() {
+    set_background();
+    loop {
+        let now = Instant::now();
+        let next = TABLE.with(|t| {
+            if t.stop {
+                return Next::Stop;
+            }
+            let live = t.entries.iter_mut().filter(|e| e.lost.is_none());
+            match live.min_by_key(|e| e.due) {
+                Some(e) if e.due <= now => {
+                    // Not due again until this renewal reported back.
+                    e.due = now + Duration::from_secs(3600);
+                    Next::Renew(e.id, e.renewal.clone(), e.taken)
+                }
+                Some(e) => Next::Park(Some(e.due - now)),
+                None => Next::Park(None),
+            }
+        });
+        match next {
+            Next::Stop => return,
+            Next::Park(Some(d)) => thread::park_timeout(d),
+            Next::Park(None) => thread::park(),
+            Next::Renew(id, renewal, taken) => {
+                let done = std::panic::catch_unwind(|| renew(&renewal, taken));
+                let Ok(result) = done else { continue };
+                TABLE.with(|t| {
+                    if let Some(e) = t.entries.iter_mut().find(|e| e.id == id) {
+                        apply(e, result);
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// What one renewal found.
+enum Found {
+    /// The TTL now runs at least until `good_until`.
+    Renewed { good_until: Instant, ttl: Duration },
+    Refused,
+    Failed(Vec<NodeError>),
+    Capped,
+}
+
+fn renew(r: &Renewal, taken: Instant) -> Found {
+    let start = Instant::now();
+    let mut ttl_ms = r.ttl_ms;
+    if let Some(max_hold) = r.max_hold {
+        let left = (taken + max_hold).saturating_duration_since(start).as_millis() as i64;
+        if left <= 0 {
+            return Found::Capped;
+        }
+        ttl_ms = ttl_ms.min(left);
+    }
+    let lease = Lease { nodes: &r.nodes, key: &r.key, token: &r.token };
+    let ttl = Duration::from_millis(ttl_ms as u64);
+    match lease.extend(ttl_ms, &r.limits).outcome {
+        Outcome::Confirmed { .. } => Found::Renewed { good_until: start + ttl, ttl },
+        Outcome::Refused => Found::Refused,
+        Outcome::Unreachable(errors) => Found::Failed(errors),
+        Outcome::Interrupted => Found::Failed(Vec::new()),
+    }
+}
+
+fn apply(e: &mut Entry, result: Found) {
+    let now = Instant::now();
+    match result {
+        Found::Renewed { good_until, ttl } => {
+            e.good_until = good_until;
+            e.failing.clear();
+            e.due = now + ttl / 3;
+            // At the cap: the lock is left to run out, then it is lost.
+            if let Some(max_hold) = e.renewal.max_hold {
+                e.due = e.due.min(e.taken + max_hold);
+            }
+        }
+        Found::Refused => e.lost = Some(Lost::Refused { after: now.saturating_duration_since(e.taken) }),
+        Found::Capped => {
+            let max_hold = e.renewal.max_hold.unwrap_or_default();
+            e.lost = Some(Lost::Capped { max_hold });
+        }
+        Found::Failed(errors) => {
+            e.failing = errors;
+            if now >= e.good_until {
+                e.lost = Some(Lost::Unreachable(std::mem::take(&mut e.failing)));
+            } else {
+                // Again soon, and once more right when the TTL runs out.
+                let ttl = Duration::from_millis(e.renewal.ttl_ms.max(1) as u64);
+                let retry = (ttl / 10).clamp(Duration::from_millis(10), Duration::from_millis(500));
+                e.due = (now + retry).min(e.good_until);
+            }
+        }
+    }
+}
