@@ -3,7 +3,7 @@
 # skipping what is already there. Usage: scripts/deps.sh [build|bench]
 set -euo pipefail
 
-build_pkgs=(php8.2-dev php8.2-cli clang libclang-dev libssl-dev pkg-config redis-server redis-tools openssl valgrind iproute2 iptables)
+build_pkgs=(php8.2-dev php8.2-cli clang libclang-dev libssl-dev pkg-config redis-server redis-tools openssl valgrind iproute2 iptables strace)
 bench_pkgs=(php-redis php-predis php-symfony-lock php-illuminate-cache php-illuminate-redis)
 
 case "${1:-build}" in

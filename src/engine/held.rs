@@ -169,9 +169,18 @@ pub struct Renew {
 /// Acquisition rounds for `lock` (its `expires` is set here); registered
 /// under `owner` (and renewed, if asked) when held.
 pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, renew: Option<Renew>, limits: &Limits) -> Outcome {
+    let ttl_ms = capped(ttl_ms, renew);
     let outcome = lock.lease().acquire(ttl_ms, patience, limits);
     register(owner, lock, ttl_ms, &outcome, renew, limits);
     outcome
+}
+
+/// The TTL to acquire with: renewed locks never outlive their cap.
+fn capped(ttl_ms: i64, renew: Option<Renew>) -> i64 {
+    match renew.and_then(|r| r.max_hold) {
+        Some(cap) => ttl_ms.min(cap.as_millis().clamp(1, i64::MAX as u128) as i64),
+        None => ttl_ms,
+    }
 }
 
 /// Registers `lock` when the round took it: for its TTL, or renewed.
@@ -192,6 +201,7 @@ fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, renew:
 /// under `owner` (and renewed, if asked) when held.
 pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Instant, check: Duration, renew: Option<Renew>, limits: &Limits) -> Outcome {
     let Some(node) = lock.nodes.first() else { return Outcome::Refused };
+    let ttl_ms = capped(ttl_ms, renew);
     let (outcome, place) = queue::acquire(node, &lock.key, &lock.token, ttl_ms, deadline, check, limits);
     lock.place = Some(place);
     register(owner, lock, ttl_ms, &outcome, renew, limits);

@@ -166,6 +166,9 @@ fn change_ttl(id: u64, ttl_ms: i64, raise_only: bool) {
         e.renewal.ttl_ms = ttl_ms;
         e.good_until = now + ttl;
         e.due = e.due.min(now + ttl / 3);
+        if let Some(max_hold) = e.renewal.max_hold {
+            e.due = e.due.min(e.taken + max_hold);
+        }
     });
 }
 
@@ -187,6 +190,9 @@ pub fn shutdown() {
     }
 }
 
+/// A TTL set in whole milliseconds may end this much before the cap.
+const CAP_SLACK: Duration = Duration::from_millis(1);
+
 enum Next {
     Stop,
     Park(Option<Duration>),
@@ -203,6 +209,11 @@ fn run() {
             }
             let live = t.entries.iter_mut().filter(|e| e.lost.is_none());
             match live.min_by_key(|e| e.due) {
+                // At the cap: no more renewals; lost once its TTL ran out.
+                Some(e) if e.due <= now && e.renewal.max_hold.is_some_and(|m| now + CAP_SLACK >= e.taken + m) => {
+                    apply(e, Found::Capped);
+                    Next::Park(Some(Duration::ZERO))
+                }
                 Some(e) if e.due <= now => {
                     // Not due again until this renewal reported back.
                     e.due = now + Duration::from_secs(3600);
@@ -265,16 +276,18 @@ fn apply(e: &mut Entry, result: Found) {
             e.good_until = good_until;
             e.failing.clear();
             e.due = now + ttl / 3;
-            // At the cap: the lock is left to run out, then it is lost.
             if let Some(max_hold) = e.renewal.max_hold {
-                e.due = e.due.min(e.taken + max_hold);
+                let cap = e.taken + max_hold;
+                // Renewed up to the cap: nothing more until then.
+                e.due = if good_until + CAP_SLACK >= cap { cap } else { e.due.min(cap) };
             }
         }
         Found::Refused => e.lost = Some(Lost::Refused { after: now.saturating_duration_since(e.taken) }),
-        Found::Capped => {
-            let max_hold = e.renewal.max_hold.unwrap_or_default();
-            e.lost = Some(Lost::Capped { max_hold });
+        Found::Capped if now + CAP_SLACK >= e.good_until => {
+            e.lost = Some(Lost::Capped { max_hold: e.renewal.max_hold.unwrap_or_default() });
         }
+        // Extended past the cap by its holder: lost when that TTL ran out.
+        Found::Capped => e.due = e.good_until,
         Found::Failed(errors) => {
             e.failing = errors;
             if now >= e.good_until {
@@ -286,5 +299,49 @@ fn apply(e: &mut Entry, result: Found) {
                 e.due = (now + retry).min(e.good_until);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(ttl_ms: i64, max_hold: Option<Duration>) -> Entry {
+        let now = Instant::now();
+        let renewal =
+            Renewal { nodes: vec![], key: b"k".to_vec(), token: "t".into(), ttl_ms, limits: Limits::default(), max_hold };
+        let ttl = Duration::from_millis(ttl_ms as u64);
+        Entry { id: 1, renewal, taken: now, due: now + ttl / 3, good_until: now + ttl, lost: None, failing: vec![] }
+    }
+
+    #[test]
+    fn renewals_stop_at_the_cap_and_the_lock_is_lost_when_its_ttl_ran_out() {
+        let mut e = entry(900, Some(Duration::from_millis(1000)));
+        let cap = e.taken + Duration::from_millis(1000);
+        // A renewal that reaches the cap: nothing more is due before it.
+        apply(&mut e, Found::Renewed { good_until: cap, ttl: Duration::from_millis(900) });
+        assert_eq!(e.due, cap);
+        // At the cap with TTL still running (extended by its holder): lost when it runs out.
+        e.good_until = Instant::now() + Duration::from_secs(5);
+        apply(&mut e, Found::Capped);
+        assert!(e.lost.is_none());
+        assert_eq!(e.due, e.good_until);
+        e.good_until = Instant::now();
+        apply(&mut e, Found::Capped);
+        assert_eq!(e.lost, Some(Lost::Capped { max_hold: Duration::from_millis(1000) }));
+    }
+
+    #[test]
+    fn failed_renewals_retry_until_the_ttl_ran_out() {
+        let mut e = entry(1000, None);
+        apply(&mut e, Found::Failed(vec![]));
+        assert!(e.lost.is_none() && e.due <= e.good_until, "retried within the TTL");
+        e.good_until = Instant::now();
+        apply(&mut e, Found::Failed(vec![]));
+        assert_eq!(e.lost, Some(Lost::Unreachable(vec![])));
+        let mut e = entry(1000, None);
+        apply(&mut e, Found::Refused);
+        assert!(matches!(e.lost, Some(Lost::Refused { .. })));
+        assert!(e.lost.unwrap().to_string().contains("another owner took it or it expired"));
     }
 }
