@@ -6,11 +6,12 @@
 # does not stop the others: its error goes to stderr, a line in the Markdown says
 # so, and the exit status is 1.
 #
-#   BENCH_SCENARIOS        which scenarios, in order (default "mutex redlock redlock-proxied contention"):
+#   BENCH_SCENARIOS        which scenarios, in order (default "mutex redlock redlock-proxied contention lease"):
 #                            mutex            RedisMutexLock, one server
 #                            redlock          RedLock over 5 servers, loopback
 #                            redlock-proxied  the same, each server behind a proxy adding 2 ms each way
 #                            contention       K processes blocking on one key (scenario_contention.php)
+#                            lease            nested holds and renewals (scenario_lease.php)
 #   REDIS_LOCK_SO          the extension (default: target/release/libredis_lock.so)
 #   BENCH_ROUNDS           interleaved rounds, mutex and redlock (default 20)
 #   BENCH_SECONDS          seconds per implementation per round, mutex and redlock (default 0.25)
@@ -35,11 +36,11 @@ for v in BENCH_SECONDS BENCH_ROUNDS BENCH_PROXIED_SECONDS BENCH_PROXIED_ROUNDS B
 done
 export BENCH_COMMAND="$command_line"
 export REDIS_LOCK_SO="${REDIS_LOCK_SO:-$here/../target/release/libredis_lock.so}"
-scenarios="${BENCH_SCENARIOS:-mutex redlock redlock-proxied contention}"
+scenarios="${BENCH_SCENARIOS:-mutex redlock redlock-proxied contention lease}"
 for s in $scenarios; do
     case "$s" in
-        mutex|redlock|redlock-proxied|contention) ;;
-        *) echo "bench: unknown scenario '$s' in BENCH_SCENARIOS (known: mutex redlock redlock-proxied contention)" >&2; exit 2 ;;
+        mutex|redlock|redlock-proxied|contention|lease) ;;
+        *) echo "bench: unknown scenario '$s' in BENCH_SCENARIOS (known: mutex redlock redlock-proxied contention lease)" >&2; exit 2 ;;
     esac
 done
 
@@ -116,6 +117,7 @@ for s in $scenarios; do
         redlock) scenario redlock loopback ;;
         redlock-proxied) scenario redlock proxied ;;
         contention) scenario contention ;;
+        lease) scenario lease ;;
     esac
 done
 

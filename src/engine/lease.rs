@@ -59,7 +59,7 @@ pub fn new_token() -> String {
         None => uuid::Uuid::new_v4().simple().to_string(),
     };
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    format!("{random}:{}:{}:{since}", host(), std::process::id())
+    format!("{random}:{}:{}:{since}", host(), super::per_process::pid())
 }
 
 /// This host's name, with only `[A-Za-z0-9._-]` kept (`_` for the rest, at

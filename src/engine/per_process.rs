@@ -87,3 +87,16 @@ impl<T: Default> PerProcess<T> {
         f(state)
     }
 }
+
+/// This process' id, asked of the kernel once per process (after a fork, again).
+pub fn pid() -> u32 {
+    static CACHED: AtomicU64 = AtomicU64::new(u64::MAX);
+    let current = generation() & 0xffff_ffff;
+    let cached = CACHED.load(Ordering::Relaxed);
+    if cached >> 32 == current {
+        return cached as u32;
+    }
+    let pid = std::process::id();
+    CACHED.store(current << 32 | u64::from(pid), Ordering::Relaxed);
+    pid
+}

@@ -115,7 +115,7 @@ pub fn start(renewal: Renewal) -> u64 {
         });
         t.stop = false;
         if t.thread.is_none() {
-            match thread::Builder::new().name("redis_lock-renew".into()).spawn(run) {
+            match thread::Builder::new().name("rl-renew".into()).spawn(run) {
                 Ok(handle) => t.thread = Some(handle),
                 Err(e) => {
                     if let Some(entry) = t.entries.last_mut() {
