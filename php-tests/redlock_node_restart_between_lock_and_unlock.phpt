@@ -9,6 +9,7 @@ $rl = new RedLock(rl_redlock_list($s));
 
 // Node 1 keeps the key (SAVE, restart), node 2 loses it (restart without data).
 $lock = $rl->lock('report', 60000);
+rl_eventually(fn () => rl_holders($s, 'report', [$lock['token'] => 'ours']), 'ours ours ours ours ours');
 $s[0]->restart(save: true);
 $s[1]->restart(save: false);
 echo "before unlock: ", rl_holders($s, 'report', [$lock['token'] => 'ours']), "\n";
@@ -17,6 +18,7 @@ echo "after unlock: ", rl_eventually(fn () => rl_holders($s, 'report', [$lock['t
 
 // Three of five restarted with their data: a majority must be reached on new connections.
 $lock = $rl->lock('report', 60000);
+rl_eventually(fn () => rl_holders($s, 'report', [$lock['token'] => 'ours']), 'ours ours ours ours ours');
 foreach ([0, 2, 4] as $i) {
     $s[$i]->restart(save: true);
 }
@@ -42,6 +44,8 @@ echo "rounds where a restarted node kept our key: $kept of 6\n";
 
 // Restarted right after lock(): extend() and a second lock() see the truth.
 $lock = $rl->lock('report', 60000);
+// (lock() returns once a majority said yes: the last SETs may still be on their way.)
+rl_eventually(fn () => rl_holders($s, 'report', [$lock['token'] => 'ours']), 'ours ours ours ours ours');
 $s[3]->restart(save: true);
 $s[4]->restart(save: false);
 $ext = $rl->extend($lock, 30000);

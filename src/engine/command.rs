@@ -153,9 +153,17 @@ impl Command<'_> {
             _ => None,
         };
         if let Some(checked) = data {
-            return checked.map(|()| None).map_err(|e| e.replace(self.token, "<token>"));
+            return checked.map(|()| None).map_err(|e| self.hide_token(&e));
         }
         self.yes_or_no(reply).map(Some)
+    }
+
+    /// `text` with our token masked (a command without one, as inspect(), has nothing to mask).
+    fn hide_token(&self, text: &str) -> String {
+        match self.token {
+            "" => text.to_owned(),
+            token => text.replace(token, "<token>"),
+        }
     }
 
     fn yes_or_no(&self, reply: &Reply) -> Result<bool, String> {
@@ -164,8 +172,8 @@ impl Command<'_> {
             Reply::Status(s) if s == b"OK" => Ok(true),
             Reply::Nil | Reply::Int(0) => Ok(false),
             Reply::Int(n) => Err(format!("unexpected reply :{n}")),
-            Reply::Status(s) => Err(format!("unexpected reply +{}", printable(s).replace(self.token, "<token>"))),
-            Reply::Bulk(s) => Err(format!("unexpected reply ${}", printable(s).replace(self.token, "<token>"))),
+            Reply::Status(s) => Err(format!("unexpected reply +{}", self.hide_token(&printable(s)))),
+            Reply::Bulk(s) => Err(format!("unexpected reply ${}", self.hide_token(&printable(s)))),
             Reply::Error(_) => Err("unexpected error reply".into()),
         }
     }
