@@ -7,10 +7,29 @@ $ok = 0;
 for ($i = 0; $i < $cycles; $i++) {
     $key = "leak-$i-\0\r\n" . str_repeat('x', $i % 64);
     $ok += (int) RedisMutexLock::lock($key, 0, 5);
-    $ok += (int) !RedisMutexLock::lock($key);          // held: refused
+    $ok += (int) RedisMutexLock::lock($key);           // held by us: a nested hold
+    $ok += (int) (RedisMutexLock::fence($key) > 0);
+    $ok += (int) RedisMutexLock::extend($key, 5);
+    $ok += (int) (RedisMutexLock::inspect($key)['count'] === 2);
+    $ok += (int) RedisMutexLock::release($key);
     $ok += (int) RedisMutexLock::release($key);
     $ok += (int) !RedisMutexLock::release($key);       // not ours any more
+    $ok += (int) RedisMutexLock::acquire($key, "owner-$i", 5000);
+    $ok += (int) (RedisMutexLock::owner($key) === "owner-$i");
+    $ok += (int) RedisMutexLock::releaseOwner($key, "owner-$i");
 }
+$checks = 11 * $cycles;
+// Renewals: the thread renews 50 locks past their lease, then they are released.
+ini_set('redis_lock.auto_renew', '1');
+for ($i = 0; $i < 50; $i++) {
+    $ok += (int) RedisMutexLock::lock("renewed-$i", 0, 1);
+}
+usleep(1500000);
+for ($i = 0; $i < 50; $i++) {
+    $ok += (int) RedisMutexLock::release("renewed-$i");
+}
+$checks += 100;
+ini_set('redis_lock.auto_renew', '0');
 $errors = 0;
 $calls = [
     fn () => RedisMutexLock::lock(''),
@@ -76,5 +95,5 @@ for ($i = 0; $i < 100; $i++) {
     $aliased += (int) ($alias->unlock(['resource' => "alias-$i", 'token' => str_repeat('0', 32)]) === false);
 }
 $redlock->lock('red-held-at-exit', 10000);             // released at request shutdown
-printf("%d of %d checks passed, %d of %d RedLock checks, %d of 200 alias checks, %d errors thrown\n", $ok, 4 * $cycles, $red, 2000, $aliased, $errors);
-exit($ok === 4 * $cycles && $red === 2000 && $aliased === 200 && $errors === 1201 ? 0 : 1);
+printf("%d of %d checks passed, %d of %d RedLock checks, %d of 200 alias checks, %d errors thrown\n", $ok, $checks, $red, 2000, $aliased, $errors);
+exit($ok === $checks && $red === 2000 && $aliased === 200 && $errors === 1201 ? 0 : 1);

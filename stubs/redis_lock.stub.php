@@ -104,6 +104,61 @@ final class RedisMutexLock
      * @throws RedisLockException when Redis cannot answer
      */
     public static function inspect(string $key): array {}
+
+    /**
+     * Owner-level operations, for adapters of frameworks whose locks carry an
+     * owner token of their own (Laravel's lock owner, Symfony's key state).
+     * Takes the lock with $owner as its value, for $ttl milliseconds; $timeout
+     * as lock()'s (FIFO queue, checked at least every 100 ms). Not re-entrant:
+     * a lock this process holds for the same $owner is refreshed to $ttl (true
+     * while it is still ours), one held for another owner is refused. Such a
+     * lock outlives the request that took it (it is not released at request
+     * end, and its renewals end there). $renew: renew it while this process'
+     * request runs (null: as redis_lock.auto_renew says).
+     *
+     * @return bool true when $owner now holds the lock, false when somebody else holds it
+     * @throws RedisLockException when Redis cannot answer
+     * @throws ValueError on an empty key, an empty, non-UTF-8 or over 1024 bytes
+     *         owner, a ttl out of range or a negative or non-finite timeout
+     */
+    public static function acquire(string $key, string $owner, int $ttl, float $timeout = 0, ?bool $renew = null): bool {}
+
+    /**
+     * Releases the lock if $owner holds it, from any process (to the first
+     * waiter, if any).
+     *
+     * @return bool true when released; false when $owner does not hold it
+     * @throws RedisLockLostException when this process renewed it and it was lost
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function releaseOwner(string $key, string $owner): bool {}
+
+    /**
+     * Sets the lock's TTL to $ttl milliseconds if $owner holds it.
+     *
+     * @return bool true when extended; false when $owner does not hold it
+     * @throws RedisLockLostException when this process renewed it and it was lost
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function extendOwner(string $key, string $owner, int $ttl): bool {}
+
+    /**
+     * The value (owner token) of the lock on $key, or null when it is free.
+     *
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function owner(string $key): ?string {}
+
+    /**
+     * Releases the lock whoever holds it (to the first waiter, if any).
+     *
+     * @return bool true when a lock was released; false when the key was free
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function forceRelease(string $key): bool {}
+
+    /** A fresh owner token, made as lock() makes its own. */
+    public static function newOwner(): string {}
 }
 
 /**

@@ -43,11 +43,14 @@ pub struct Held {
     pub renewal: Option<u64>,
     /// Its fencing token, once asked for.
     pub fence: Option<i64>,
+    /// Taken for an owner token of the caller's (the framework adapters):
+    /// it lives until released or expired, not only as long as the request.
+    pub outlives_request: bool,
 }
 
 impl Held {
     pub fn new(nodes: Vec<Node>, key: Vec<u8>, token: String, place: Option<Place>) -> Self {
-        Held { nodes, key, token, expires: Instant::now(), place, count: 1, renewal: None, fence: None }
+        Held { nodes, key, token, expires: Instant::now(), place, count: 1, renewal: None, fence: None, outlives_request: false }
     }
 
     fn lease(&self) -> Lease<'_> {
@@ -355,6 +358,18 @@ pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Resul
     Ok(Inspection { count: mine.map_or(0, |h| h.count), lost, held, seen })
 }
 
+/// Releases the lock on `key` whoever holds it (to the first waiter, if
+/// any); whatever this process had registered for it is forgotten.
+pub fn force_release(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Outcome {
+    let outcome = queue::release(node, key, "", &Place::default(), limits);
+    if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
+        if let Some(lock) = registered(owner) {
+            forget(owner, &lock);
+        }
+    }
+    outcome
+}
+
 /// Forgets every registered lock without releasing it.
 pub fn forget_all() {
     watchdog::stop_all();
@@ -368,7 +383,8 @@ pub fn forget_all() {
 pub fn release_all(limits: &Limits) {
     watchdog::stop_all();
     let now = Instant::now();
-    let locks: Vec<Arc<Held>> = HELD.with(|r| r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now).collect());
+    let locks: Vec<Arc<Held>> =
+        HELD.with(|r| r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now && !h.outlives_request).collect());
     if locks.is_empty() {
         return;
     }

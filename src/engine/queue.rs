@@ -128,13 +128,15 @@ return 0"
 
 /// Releases our lock: to the first live waiter if there is one (for the
 /// grant, waking it when it is the one we expected), else by deleting it.
+/// An empty token releases the lock whoever holds it (a forced release).
 /// KEYS: K Q T [W(expected)]. ARGV: token expected grant.
 /// Returns 0 (not ours), 1 (released, or handed and woken), or the token of
 /// the waiter it was handed to without a wake-up.
 static HANDOFF: Script = Script::new(concat!(
     // Nobody waits (the usual case): done before the helpers are defined.
     "\
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
+local holder = redis.call('GET', KEYS[1]) \
+if not holder or (holder ~= ARGV[1] and ARGV[1] ~= '') then return 0 end \
 local head = redis.call('LINDEX', KEYS[2], 0) \
 if not head then redis.call('DEL', KEYS[1]) return 1 end ",
     prelude!(),

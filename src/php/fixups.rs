@@ -26,6 +26,8 @@ const ZEND_ACC_PUBLIC: u32 = 1 << 0;
 const ZEND_ACC_PRIVATE: u32 = 1 << 2;
 const MAY_BE_FALSE: u32 = 1 << 2;
 const MAY_BE_ARRAY: u32 = 1 << 7;
+const MAY_BE_NULL: u32 = 1 << 1;
+const MAY_BE_STRING: u32 = 1 << 6;
 const MAY_BE_MASK: u32 = (1 << 18) - 1;
 
 pub fn apply() {
@@ -33,15 +35,18 @@ pub fn apply() {
     set_return_type("RedLock", "lock", MAY_BE_ARRAY | MAY_BE_FALSE);
     set_return_type("RedLock", "extend", MAY_BE_ARRAY | MAY_BE_FALSE);
     set_return_type("RedisMutexLock", "inspect", MAY_BE_ARRAY);
+    set_return_type("RedisMutexLock", "owner", MAY_BE_STRING | MAY_BE_NULL);
     // The int/float wrappers declare themselves nullable so that an explicit
     // null reaches their own PHP-style handling; PHP must still see `int` and
     // `float`, not `?int` and `?float` (no parameter of ours is nullable).
-    for (class, method) in METHODS {
+    for (class, method, nullable) in METHODS {
         // SAFETY: arg_info holds num_args entries (after the return type).
         with_method(class, method, |function| unsafe {
             let args = (*function).common.arg_info;
             for i in 0..(*function).common.num_args as usize * usize::from(!args.is_null()) {
-                (*args.add(i)).type_.type_mask &= !ZEND_TYPE_NULLABLE_BIT;
+                if !nullable.contains(&i) {
+                    (*args.add(i)).type_.type_mask &= !ZEND_TYPE_NULLABLE_BIT;
+                }
             }
         });
     }
@@ -61,14 +66,19 @@ pub fn apply() {
     });
 }
 
-const METHODS: [(&str, &str); 7] = [
-    ("RedisMutexLock", "lock"),
-    ("RedisMutexLock", "release"),
-    ("RedisMutexLock", "extend"),
-    ("RedLock", "__construct"),
-    ("RedLock", "lock"),
-    ("RedLock", "unlock"),
-    ("RedLock", "extend"),
+/// Methods whose int/float/string wrappers declare themselves nullable, and
+/// the parameters (0-based) that really are nullable.
+const METHODS: [(&str, &str, &[usize]); 10] = [
+    ("RedisMutexLock", "lock", &[]),
+    ("RedisMutexLock", "release", &[]),
+    ("RedisMutexLock", "extend", &[]),
+    ("RedisMutexLock", "acquire", &[4]),
+    ("RedisMutexLock", "extendOwner", &[]),
+    ("RedLock", "__construct", &[]),
+    ("RedLock", "lock", &[]),
+    ("RedLock", "unlock", &[]),
+    ("RedLock", "extend", &[]),
+    ("RedisMutexLock", "releaseOwner", &[]),
 ];
 
 fn set_return_type(class: &str, method: &str, mask: u32) {

@@ -74,8 +74,21 @@ pub struct Settings {
     pub limits: std::result::Result<Limits, String>,
     /// `lock()` on a key this process holds takes it again.
     pub reentrant: bool,
-    /// Renewals for locks taken now (`None`: off).
-    pub renew: std::result::Result<Option<Renew>, String>,
+    /// `redis_lock.auto_renew`.
+    pub auto_renew: bool,
+    /// `redis_lock.max_hold` (`None`: no cap).
+    pub max_hold: std::result::Result<Option<Duration>, String>,
+}
+
+impl Settings {
+    /// Renewals for a lock taken now: as `asked`, else as `redis_lock.auto_renew` says.
+    pub fn renew(&self, asked: Option<bool>) -> Result<Option<Renew>> {
+        if !asked.unwrap_or(self.auto_renew) {
+            return Ok(None);
+        }
+        let max_hold = self.max_hold.clone().map_err(Fail::Value)?;
+        Ok(Some(Renew { max_hold }))
+    }
 }
 
 pub fn settings() -> Arc<Settings> {
@@ -96,7 +109,8 @@ pub fn settings() -> Arc<Settings> {
         prefix: raw(PREFIX),
         limits: parse_limits().map_err(message),
         reentrant: flag(REENTRANT),
-        renew: parse_renew().map_err(message),
+        auto_renew: flag(AUTO_RENEW),
+        max_hold: parse_max_hold().map_err(message),
     });
     *cache = Some((seen, settings.clone()));
     settings
@@ -176,18 +190,15 @@ fn parse_limits() -> Result<Limits> {
     })
 }
 
-/// `redis_lock.auto_renew` and its cap `redis_lock.max_hold` (seconds, 0: none).
-fn parse_renew() -> Result<Option<Renew>> {
-    if !flag(AUTO_RENEW) {
-        return Ok(None);
-    }
+/// `redis_lock.max_hold`: seconds, 0 for no cap.
+fn parse_max_hold() -> Result<Option<Duration>> {
     let raw = raw(MAX_HOLD);
     let v = String::from_utf8_lossy(&raw);
     let v = v.trim();
     let secs = v.parse::<f64>().ok().filter(|s| *s >= 0.0).and_then(clamped_seconds).ok_or_else(|| {
         Fail::Value(format!("{} must be a number of seconds of at least 0 (0: no cap), \"{v}\" given", MAX_HOLD.to_string_lossy()))
     })?;
-    Ok(Some(Renew { max_hold: (!secs.is_zero()).then_some(secs) }))
+    Ok((!secs.is_zero()).then_some(secs))
 }
 
 /// `redis_lock.server`, parsed.

@@ -6,6 +6,7 @@ pub mod fixups;
 pub mod info;
 pub mod ini;
 pub mod mutex;
+pub mod owned;
 pub mod redlock;
 pub mod shutdown;
 pub mod zend;

@@ -7,13 +7,14 @@ use std::time::{Duration, Instant};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{Float, Int, Str};
+use super::args::{Float, Int, ReqInt, Str};
+use super::owned;
 use super::errors::{lost, Fail, Result};
 use super::ini;
 use crate::engine::conn::Limits;
 use crate::engine::server::Server;
 use crate::engine::error;
-use crate::engine::held::{self, Held, Inspection, Owner};
+use crate::engine::held::{self, Held, Inspection, Owner, Renew};
 use crate::engine::ownership::Holder;
 use crate::engine::lease::{new_token, Outcome, Patience};
 use crate::engine::queue::Place;
@@ -59,6 +60,37 @@ impl RedisMutexLock {
     pub fn inspect(key: Str<'_>) -> Result<Zval> {
         inspect(key)
     }
+
+    /// Takes the lock with `$owner` as its token (framework adapters).
+    #[php(defaults(timeout = 0.0, renew = None))]
+    pub fn acquire(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>, timeout: Float<'_>, renew: Option<bool>) -> Result<bool> {
+        owned::acquire(key, owner, ttl, timeout, renew)
+    }
+
+    /// Releases the lock if `$owner` holds it, from any process.
+    pub fn release_owner(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
+        owned::release(key, owner)
+    }
+
+    /// Sets the TTL (ms) of the lock if `$owner` holds it.
+    pub fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
+        owned::extend(key, owner, ttl)
+    }
+
+    /// The token of whoever holds `$key`, or null.
+    pub fn owner(key: Str<'_>) -> Result<Zval> {
+        owned::owner(key)
+    }
+
+    /// Releases the lock whoever holds it.
+    pub fn force_release(key: Str<'_>) -> Result<bool> {
+        owned::force_release(key)
+    }
+
+    /// A fresh owner token, as lock() makes them.
+    pub fn new_owner() -> String {
+        new_token()
+    }
 }
 
 fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) -> Result<bool> {
@@ -83,11 +115,12 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     }
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
-    let renew = settings.renew.clone().map_err(Fail::Value)?;
+    let renew = settings.renew(None)?;
     let owner = held::mutex_owner(server, full_key.clone());
     let ttl_ms = lock_second * 1000;
     if settings.reentrant {
-        if let Some(mine) = registered(&owner, server) {
+        // (A lock taken for an owner token of the caller's is that owner's, not the process'.)
+        if let Some(mine) = registered(&owner, server).filter(|lock| !lock.outlives_request) {
             // Ours still: one more hold. No longer ours: acquired afresh below.
             match held::reenter(&owner, &mine, ttl_ms, limits) {
                 Outcome::Refused => {}
@@ -95,22 +128,29 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
             }
         }
     }
-    let nodes = vec![Node { server: server.clone(), timeout: limits.read, connect: limits.connect }];
-    let lock = Held::new(nodes, full_key, new_token(), Some(Place::default()));
+    let lock = Held::new(vec![node(server, limits)], full_key, new_token(), Some(Place::default()));
+    answer(take(owner, lock, ttl_ms, timeout, Duration::from_micros(sleep as u64), renew, limits))
+}
+
+/// Takes `lock`: with `timeout` 0, one `SET NX PX` (a call without a
+/// timeout never queues); else waiting in the key's queue, looking at it
+/// again at least every `check` (at least 10 ms).
+pub fn take(owner: Owner, lock: Held, ttl_ms: i64, timeout: f64, check: Duration, renew: Option<Renew>, limits: &Limits) -> Outcome {
     if timeout == 0.0 {
-        // One SET NX PX: a call without a timeout never queues.
         let once = Patience::Attempts { attempts: 1, delay: Duration::ZERO };
-        return answer(held::acquire(owner, lock, ttl_ms, once, renew, limits));
+        return held::acquire(owner, lock, ttl_ms, once, renew, limits);
     }
-    // Waits in the key's queue; $sleep is the longest a waiter goes without
-    // looking at the queue again (at least 10 ms).
     let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
-    let check = Duration::from_micros(sleep as u64).max(MIN_CHECK);
-    answer(held::acquire_queued(owner, lock, ttl_ms, deadline, check, renew, limits))
+    held::acquire_queued(owner, lock, ttl_ms, deadline, check.max(MIN_CHECK), renew, limits)
+}
+
+/// The one node of a RedisMutexLock call.
+pub fn node(server: &Server, limits: &Limits) -> Node {
+    Node { server: server.clone(), timeout: limits.read, connect: limits.connect }
 }
 
 /// This process' lock on the key of `owner`, if it holds one on `server`.
-fn registered(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
+pub fn registered(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
     held::registered(owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server))
 }
 
@@ -118,7 +158,7 @@ fn registered(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
 const MIN_CHECK: Duration = Duration::from_millis(10);
 
 /// true / false / RedisLockException, from how the round ended.
-fn answer(outcome: Outcome) -> Result<bool> {
+pub fn answer(outcome: Outcome) -> Result<bool> {
     match outcome {
         Outcome::Confirmed { .. } => Ok(true),
         Outcome::Refused => Ok(false),
@@ -127,7 +167,7 @@ fn answer(outcome: Outcome) -> Result<bool> {
 }
 
 /// The RedisLockException of a round that gave no answer.
-fn failure(outcome: Outcome) -> Fail {
+pub fn failure(outcome: Outcome) -> Fail {
     Fail::Redis(match outcome {
         Outcome::Unreachable(failures) => error::list(&failures),
         Outcome::Interrupted => error::INTERRUPTED.into(),
@@ -137,13 +177,13 @@ fn failure(outcome: Outcome) -> Fail {
 
 /// A call about `key`: its server, the limits in force, its owner (this
 /// process) and the prefixed key.
-fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
+pub fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
     call(server, limits, held::mutex_owner(server, full_key.clone()), full_key)
 }
 
-fn non_empty(key: &[u8]) -> Result<&[u8]> {
+pub fn non_empty(key: &[u8]) -> Result<&[u8]> {
     if key.is_empty() {
         return Err(Fail::Arg(1, "must not be empty".into()));
     }
@@ -185,8 +225,7 @@ fn fence(key: Str<'_>) -> Result<Option<i64>> {
 fn inspect(key: Str<'_>) -> Result<Zval> {
     let key = non_empty(key.get(1)?)?;
     about(key, |server, limits, owner, full_key| {
-        let node = Node { server: server.clone(), timeout: limits.read, connect: limits.connect };
-        inspection_array(&held::inspect(&owner, &node, &full_key, limits).map_err(failure)?)
+        inspection_array(&held::inspect(&owner, &node(server, limits), &full_key, limits).map_err(failure)?)
     })
 }
 

@@ -66,7 +66,7 @@ impl RedLock {
         check_ttl(2, ttl)?;
         let settings = ini::settings();
         let limits = settings.limits.clone().map_err(Fail::Value)?;
-        let renew = settings.renew.clone().map_err(Fail::Value)?;
+        let renew = settings.renew(None)?;
         let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, resource, new_token());
         let owner = Owner::RedLock(lock.token.clone());
         let patience = Patience::Attempts { attempts: self.retry_count, delay: self.retry_delay };
@@ -143,7 +143,7 @@ fn outage(method: &str, lock: &Held, outcome: Outcome) -> Fail {
 /// Below this a lock could never be valid: the drift allowance alone is 2 ms.
 pub const MIN_TTL_MS: i64 = 3;
 
-fn check_ttl(num: u32, ttl: i64) -> Result<()> {
+pub fn check_ttl(num: u32, ttl: i64) -> Result<()> {
     if (MIN_TTL_MS..=MAX_TTL_MS).contains(&ttl) {
         Ok(())
     } else {
