@@ -15,6 +15,15 @@ echo "owner B: ", rl_show(RedisMutexLock::acquire('o', 'owner-B', 5000)), ", loc
 echo "owner A again, 60 s: ", rl_show(RedisMutexLock::acquire('o', 'owner-A', 60000)), ", PTTL > 59000: ", var_export($pttl('lock:o') > 59000, true), "\n";
 echo "owner(): ", rl_show(RedisMutexLock::owner('o')), ", of a free key: ", rl_show(RedisMutexLock::owner('free')), "\n";
 
+// The same owner in another process (as a Symfony key moved there): taken and refreshed, with or without a timeout.
+$redis->cmd('SET', 'lock:same', 'owner-S', 'PX', 1500);
+echo "same owner held elsewhere: ", rl_show(RedisMutexLock::acquire('same', 'owner-S', 5000)), ", PTTL > 4000: ", var_export($pttl('lock:same') > 4000, true),
+    ", with a timeout: ", rl_show(RedisMutexLock::acquire('same', 'owner-S', 7000, 0.5)), ", PTTL > 6000: ", var_export($pttl('lock:same') > 6000, true), "\n";
+// Released elsewhere (its owner known there), then taken again here at once.
+$redis->cmd('DEL', 'lock:same');
+echo "taken again after a release elsewhere: ", rl_show(RedisMutexLock::acquire('same', 'owner-S', 5000)), "\n";
+var_dump(RedisMutexLock::releaseOwner('same', 'owner-S'));
+
 // Another process knows the owner: it extends and releases; a wrong owner changes nothing.
 $r = PhpChild::run(<<<'PHP'
 <?php
@@ -47,6 +56,13 @@ echo "after 2 s (no renewals past the request): ", $redis->cmd('EXISTS', 'lock:k
 var_dump(RedisMutexLock::acquire('r', 'owner-R', 1000, 0, true));
 rl_sleep(1.6);
 echo "renewed past 1 s: ", rl_show($redis->cmd('GET', 'lock:r')), "\n";
+var_dump(RedisMutexLock::releaseOwner('r', 'owner-R'));
+// Renewed here, released by its owner elsewhere: no loss to report; taken again at once.
+var_dump(RedisMutexLock::acquire('r', 'owner-R', 1000, 0, true));
+$redis->cmd('DEL', 'lock:r');
+rl_sleep(0.6); // a renewal finds it gone
+echo "released elsewhere: releaseOwner ", rl_show(rl_timed(fn () => RedisMutexLock::releaseOwner('r', 'owner-R'))[0]),
+    ", acquire again ", rl_show(rl_timed(fn () => RedisMutexLock::acquire('r', 'owner-R', 1000, 0, true))[0]), "\n";
 var_dump(RedisMutexLock::releaseOwner('r', 'owner-R'));
 ini_set('redis_lock.auto_renew', '1');
 var_dump(RedisMutexLock::acquire('r2', 'owner-R', 1000, 0, false));
@@ -107,12 +123,18 @@ value: owner-A, PTTL in (4000, 5000]: true
 owner B: false, lock() (another token): false
 owner A again, 60 s: true, PTTL > 59000: true
 owner(): 'owner-A', of a free key: NULL
+same owner held elsewhere: true, PTTL > 4000: true, with a timeout: true, PTTL > 6000: true
+taken again after a release elsewhere: true
+bool(true)
 other process: [false,false,true,"owner-A",true,false]
 this process' release() after that: false, key: 0
 child: [true,true,true], after its end: kept 'owner-K', renewed 'owner-R', plain (released) NULL
 after 2 s (no renewals past the request): 00
 bool(true)
 renewed past 1 s: 'owner-R'
+bool(true)
+bool(true)
+released elsewhere: releaseOwner false, acquire again true
 bool(true)
 bool(true)
 renew: false beats auto_renew, expired: 0

@@ -110,8 +110,8 @@ final class RedisMutexLock
      * owner token of their own (Laravel's lock owner, Symfony's key state).
      * Takes the lock with $owner as its value, for $ttl milliseconds; $timeout
      * as lock()'s (FIFO queue, checked at least every 100 ms). Not re-entrant:
-     * a lock this process holds for the same $owner is refreshed to $ttl (true
-     * while it is still ours), one held for another owner is refused. Such a
+     * a key that already holds $owner (taken by any process) counts as taken
+     * and gets the new $ttl; one held for another owner is refused. Such a
      * lock outlives the request that took it (it is not released at request
      * end, and its renewals end there). $renew: renew it while this process'
      * request runs (null: as redis_lock.auto_renew says).
@@ -128,7 +128,6 @@ final class RedisMutexLock
      * waiter, if any).
      *
      * @return bool true when released; false when $owner does not hold it
-     * @throws RedisLockLostException when this process renewed it and it was lost
      * @throws RedisLockException when Redis cannot answer
      */
     public static function releaseOwner(string $key, string $owner): bool {}
@@ -137,7 +136,6 @@ final class RedisMutexLock
      * Sets the lock's TTL to $ttl milliseconds if $owner holds it.
      *
      * @return bool true when extended; false when $owner does not hold it
-     * @throws RedisLockLostException when this process renewed it and it was lost
      * @throws RedisLockException when Redis cannot answer
      */
     public static function extendOwner(string $key, string $owner, int $ttl): bool {}

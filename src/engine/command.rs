@@ -49,6 +49,9 @@ return 0",
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op<'a> {
     Acquire { ttl_ms: i64 },
+    /// Acquire, where a key that already holds our token counts as taken
+    /// (the script from the first send on).
+    AcquireOrRefresh { ttl_ms: i64 },
     Release,
     Extend { ttl_ms: i64 },
     /// A step of waiting in the key's queue (RedisMutexLock).
@@ -108,7 +111,7 @@ impl Command<'_> {
     /// since nobody will be there to answer NOSCRIPT.
     pub fn cleanup(&self) -> Option<Vec<u8>> {
         match self.op {
-            Op::Acquire { .. } => Some(Command { op: Op::Release, ..*self }.pack(Wire::Eval)),
+            Op::Acquire { .. } | Op::AcquireOrRefresh { .. } => Some(Command { op: Op::Release, ..*self }.pack(Wire::Eval)),
             Op::Queue(op) => op.cleanup().map(|op| Command { op: Op::Queue(op), ..*self }.pack(Wire::Eval)),
             _ => None,
         }
@@ -123,7 +126,7 @@ impl Command<'_> {
     /// Appends the command in `wire` form to `out`.
     pub fn pack_into(&self, wire: Wire, out: &mut Vec<u8>) {
         let (script, ttl) = match self.op {
-            Op::Acquire { ttl_ms } => (&ACQUIRE, Some(ttl_ms)),
+            Op::Acquire { ttl_ms } | Op::AcquireOrRefresh { ttl_ms } => (&ACQUIRE, Some(ttl_ms)),
             Op::Release => (&RELEASE, None),
             Op::Extend { ttl_ms } => (&EXTEND, Some(ttl_ms)),
             Op::Queue(op) => return op.pack_into(self.key, self.token, wire, out),

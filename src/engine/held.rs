@@ -54,7 +54,7 @@ impl Held {
     }
 
     fn lease(&self) -> Lease<'_> {
-        Lease { nodes: &self.nodes, key: &self.key, token: &self.token }
+        Lease { nodes: &self.nodes, key: &self.key, token: &self.token, refresh_own: self.outlives_request }
     }
 
     /// Whether `other` is the same lock: same key, token and servers (the
@@ -119,14 +119,19 @@ struct Registry {
 static HELD: PerProcess<Registry> = PerProcess::new();
 
 fn insert(owner: Owner, held: Arc<Held>) {
-    HELD.with(|r| {
+    let replaced = HELD.with(|r| {
         if r.held.len() >= r.sweep_at {
             let now = Instant::now();
             r.held.retain(|_, h| h.expires > now);
             r.sweep_at = (r.held.len() * 2).max(64);
         }
-        r.held.insert(owner, held);
+        r.held.insert(owner, held)
     });
+    // A lock taken again over the one registered (for the same owner token,
+    // or after it was lost): the old one's renewal ends.
+    if let Some(id) = replaced.and_then(|old| old.renewal) {
+        watchdog::stop(id);
+    }
 }
 
 /// Forgets the registry entry of `owner` if it is `lock`, and stops its renewal.

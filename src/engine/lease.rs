@@ -156,6 +156,9 @@ pub struct Lease<'a> {
     pub nodes: &'a [Node],
     pub key: &'a [u8],
     pub token: &'a str,
+    /// A key that already holds our token counts as taken (and gets the new
+    /// TTL): for tokens the caller chose, which another process may hold.
+    pub refresh_own: bool,
 }
 
 impl Lease<'_> {
@@ -170,7 +173,8 @@ impl Lease<'_> {
     /// waiting. A late node already got its release pipelined when it was
     /// abandoned; refusals, connection failures and error replies set nothing.
     pub fn try_acquire(&self, ttl_ms: i64, limits: &Limits) -> Round {
-        let round = self.confirm(Op::Acquire { ttl_ms }, ttl_ms, limits);
+        let op = if self.refresh_own { Op::AcquireOrRefresh { ttl_ms } } else { Op::Acquire { ttl_ms } };
+        let round = self.confirm(op, ttl_ms, limits);
         if !matches!(round.outcome, Outcome::Confirmed { .. }) {
             let pick = |wanted: fn(&Vote) -> bool| -> Vec<Node> {
                 self.nodes.iter().zip(&round.votes).filter(|(_, v)| wanted(v)).map(|(n, _)| n.clone()).collect()

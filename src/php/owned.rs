@@ -4,13 +4,16 @@
 //! any process), its owner read, and a forced release. Such a lock lives
 //! until it is released or expires, like the frameworks' own locks: the end
 //! of the request that took it neither releases it nor keeps renewing it.
+//! A renewed one that another process released (knowing its owner) is no
+//! loss to report: its owner's release and extension answer `false`.
 
 use std::time::Duration;
 
 use ext_php_rs::types::Zval;
 
 use super::args::{Float, ReqInt, Str};
-use super::errors::{lost, Fail, Result};
+use super::errors::{Fail, Result};
+use crate::engine::lease::Outcome;
 use super::ini;
 use super::mutex::{about, answer, failure, node, non_empty, registered, take};
 use crate::engine::held::{self, Held};
@@ -47,12 +50,8 @@ pub fn acquire(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>, timeout: Float<'_>
     }
     let renew = ini::settings().renew(renew)?;
     about(key, |server, limits, mine, full_key| {
-        // Held by this process for the same owner: refreshed, as the
-        // frameworks' stores refresh a key they already hold.
-        if let Some(lock) = registered(&mine, server).filter(|lock| lock.token == token) {
-            let extended = held::extend(&mine, &lock, ttl, limits);
-            return answer(extended.map_err(|why| lost("RedisMutexLock::acquire", key, &why))?);
-        }
+        // A key that already holds this owner's token counts as taken (and
+        // gets the new TTL), as the frameworks' stores refresh a key they hold.
         let mut lock = Held::new(vec![node(server, limits)], full_key, token, Some(Place::default()));
         lock.outlives_request = true;
         answer(take(mine, lock, ttl, timeout, Duration::from_millis(100), renew, limits))
@@ -73,7 +72,7 @@ pub fn release(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
     let token = owner_token(2, owner)?;
     about(key, |server, limits, mine, full_key| {
         let lock = lock_of(token, server, limits, &mine, full_key);
-        answer(held::release(&mine, &lock, limits).map_err(|why| lost("RedisMutexLock::releaseOwner", key, &why))?)
+        answer(held::release(&mine, &lock, limits).unwrap_or(Outcome::Refused))
     })
 }
 
@@ -84,7 +83,7 @@ pub fn extend(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
     check_ttl(3, ttl)?;
     about(key, |server, limits, mine, full_key| {
         let lock = lock_of(token, server, limits, &mine, full_key);
-        answer(held::extend(&mine, &lock, ttl, limits).map_err(|why| lost("RedisMutexLock::extendOwner", key, &why))?)
+        answer(held::extend(&mine, &lock, ttl, limits).unwrap_or(Outcome::Refused))
     })
 }
 

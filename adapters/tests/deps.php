@@ -1,0 +1,38 @@
+<?php
+
+// Autoloaders shared by the PHPUnit process and its child processes: Debian's
+// autoloaders of symfony/lock and illuminate/*, the package's own, and the
+// tests' (RedisLock\Tests\ => tests/).
+
+declare(strict_types=1);
+
+foreach ([
+    'Symfony/Component/Lock/autoload.php',
+    'Illuminate/Cache/autoload.php',
+    'Illuminate/Container/autoload.php',
+    'Illuminate/Config/autoload.php',
+    'Illuminate/Support/autoload.php',
+] as $file) {
+    $path = stream_resolve_include_path($file) ?: '/usr/share/php/' . $file;
+    if (!is_file($path)) {
+        fwrite(STDERR, "missing $file: apt-get install php-symfony-lock php-illuminate-cache php-illuminate-container php-illuminate-config\n");
+        exit(2);
+    }
+    require_once $path;
+}
+
+require_once __DIR__ . '/../autoload.php';
+
+spl_autoload_register(static function (string $class): void {
+    if (strncmp($class, 'RedisLock\\Tests\\', 16) === 0) {
+        $file = __DIR__ . '/' . str_replace('\\', '/', substr($class, 16)) . '.php';
+        if (is_file($file)) {
+            require $file;
+        }
+    }
+});
+
+if (!extension_loaded('redis_lock')) {
+    fwrite(STDERR, "the redis_lock extension is not loaded: run scripts/test-adapters.sh, or php -d extension=target/release/libredis_lock.so\n");
+    exit(2);
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# PHPUnit tests of adapters/ (symfony/lock store, Laravel cache locks) against
+# a throwaway redis-server on a free loopback port, with the built extension.
+#   REDIS_LOCK_SO      the extension (default: target/release/libredis_lock.so)
+#   extra arguments go to phpunit (e.g. --filter testExpiry)
+# Needs: phpunit php-symfony-lock php-illuminate-cache php-illuminate-container
+#        php-illuminate-config redis-server redis-tools (Debian packages).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REDIS_LOCK_SO=${REDIS_LOCK_SO:-target/release/libredis_lock.so}
+REDIS_LOCK_SO=$(realpath "$REDIS_LOCK_SO")
+if [[ ! -f $REDIS_LOCK_SO ]]; then
+  echo "no extension at $REDIS_LOCK_SO: build it first (make build)" >&2
+  exit 2
+fi
+missing=()
+for pkg in phpunit php-symfony-lock php-illuminate-cache php-illuminate-container php-illuminate-config redis-server redis-tools; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+if (( ${#missing[@]} )); then
+  echo "missing Debian packages: ${missing[*]} (apt-get install ${missing[*]})" >&2
+  exit 2
+fi
+
+# shellcheck source=throwaway_redis.sh
+source scripts/throwaway_redis.sh
+redis_start adapters
+
+export REDIS_LOCK_SO
+export REDIS_LOCK_TEST_PORT=$REDIS_PORT_adapters
+status=0
+php -d "extension=$REDIS_LOCK_SO" /usr/bin/phpunit -c adapters/phpunit.xml "$@" || status=$?
+exit "$status"
