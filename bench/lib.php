@@ -156,6 +156,32 @@ function laravel_store(string $host, int $port): \Illuminate\Cache\RedisStore
     return new \Illuminate\Cache\RedisStore($redis, '', 'default');
 }
 
+/**
+ * Saves what a chart of this scenario shows, for bench/charts.py (run by
+ * bench/run.sh): "bars" (one value per label) or "grouped" (one value per
+ * x category and series). Values are medians the tables print too.
+ */
+function chart(string $name, array $chart): void
+{
+    $dir = run_dir() . '/charts';
+    if (!is_dir($dir)) {
+        mkdir($dir, 0777, true);
+    }
+    file_put_contents("$dir/$name.json", json_encode($chart, JSON_PRETTY_PRINT | JSON_UNESCAPED_UNICODE));
+}
+
+/** Median µs per cycle of each implementation, labelled, for chart(). */
+function cycle_bars(array $results, array $labels): array
+{
+    $bars = [];
+    foreach ($labels as $name => $label) {
+        if (isset($results[$name])) {
+            $bars[$label] = median(array_map(fn ($r) => 1e6 / $r['rate'], $results[$name]));
+        }
+    }
+    return $bars;
+}
+
 final class Failure extends \RuntimeException
 {
 }

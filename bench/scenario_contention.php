@@ -426,6 +426,17 @@ try {
         }
     }
     $failed = fn (string $impl, int $k) => !empty($failures[$impl][$k]);
+    $series = fn (string $field) => array_combine(
+        array_map(fn ($impl) => $short[$impl], $impls),
+        array_map(fn ($impl) => array_map(fn ($k) => $failed($impl, $k) ? null : ($agg[$impl][$k][$field] ?? null), $ks), $impls));
+    $kLabels = array_map(fn ($k) => "K=$k", $ks);
+    chart('contention_p99', ['kind' => 'grouped', 'title' => 'Contention: wait p99 by number of processes (one key)',
+        'unit' => 'wait p99, ms (log scale; lower is better)', 'log' => true, 'x' => $kLabels,
+        'series' => $series('w99')]);
+    chart('contention_fairness', ['kind' => 'grouped', 'title' => 'Contention: fairness (min/max sections per process)',
+        'unit' => 'fairness (higher is better; 1 = equal shares)', 'x' => $kLabels, 'series' => $series('fair')]);
+    chart('contention_rate', ['kind' => 'grouped', 'title' => 'Contention: critical sections per second',
+        'unit' => 'sections/s (higher is better)', 'x' => $kLabels, 'series' => $series('rate')]);
 
     foreach ($ks as $k) {
         printf("### Contention: %d processes, one key, one Redis server (loopback)\n\n", $k);

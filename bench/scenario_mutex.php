@@ -41,6 +41,8 @@ try {
 
     echo "### Uncontended lock + release, one Redis server (loopback)\n\n";
     echo table($results, $labels, $reference), "\n";
+    chart('mutex', ['kind' => 'bars', 'title' => 'Uncontended lock + release, one Redis (loopback)',
+        'unit' => 'µs per cycle (lower is better)', 'bars' => cycle_bars($results, $labels)]);
     // The same ratio round by round (each round's two runs are close in time), less exposed to drifting load.
     $paired = median(array_map(fn ($a, $b) => $b['rate'] / $a['rate'], $results[$reference], $results[$floor]));
     printf("Target: RedisMutexLock cycle time ≤ 1.00× the phpredis floor — %s (%.2f×, %+.1f µs/cycle; "

@@ -101,6 +101,9 @@ try {
         echo "### Uncontended RedLock lock + unlock, 5 Redis servers (loopback)\n\n";
     }
     echo table($results, $labels, $reference, 'RedLock'), "\n";
+    chart($proxied ? 'redlock_proxied' : 'redlock', ['kind' => 'bars',
+        'title' => $proxied ? "RedLock lock + unlock, 5 Redis each behind +{$delayMs} ms each way" : 'RedLock lock + unlock, 5 Redis (loopback)',
+        'unit' => 'µs per cycle (lower is better)', 'bars' => cycle_bars($results, $labels)]);
     if ($proxied) {
         printf("- RedLock / two delayed round trips = %.2f× (target ≤ 1.5×) — %s (%.2f ms vs %.2f ms per cycle; "
             . "median of the per-round ratios %.2f×; vs 2 × the measured PING round trip: %.2f×)\n",
