@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 EXT := $(CURDIR)/target/release/libredis_lock.so
 
-.PHONY: all deps build test test-rust test-php test-valgrind demo bench clean fuzz
+.PHONY: all deps build test test-rust test-php test-valgrind test-adapters demo bench clean fuzz
 
 all: build
 
@@ -14,7 +14,7 @@ deps:
 build: deps
 	cargo build --release
 
-test: build test-rust test-php test-valgrind
+test: build test-rust test-php test-valgrind test-adapters test-package
 
 test-rust: build
 	cargo test --release
@@ -24,6 +24,11 @@ test-php: build
 
 test-valgrind: build
 	bash scripts/valgrind.sh
+
+# The Laravel and Symfony adapters (adapters/) with PHPUnit, against Debian's
+# symfony/lock and illuminate packages and a throwaway Redis.
+test-adapters: build
+	bash scripts/test-adapters.sh
 
 demo: build
 	bash scripts/demo.sh
@@ -41,3 +46,26 @@ clean:
 FUZZ_CALLS ?= 100000
 fuzz: build
 	php php-tests/fuzz/fuzz.php --calls=$(FUZZ_CALLS) $(if $(SEED),--seed=$(SEED))
+
+# Install the built extension into the PHP that php-config describes (Debian's
+# layout: redis_lock.so in its extension dir, /etc/php/<ver>/mods-available/
+# redis_lock.ini from packaging/redis_lock.ini, enabled with phpenmod for CLI
+# and FPM), remove it again, or package it (target/deb/php<ver>-redis-lock_*.deb).
+# DESTDIR=dir: write (or remove) the two files under dir only, without phpenmod.
+.PHONY: install uninstall deb test-package
+install: build
+	@DESTDIR='$(DESTDIR)' EXT='$(EXT)' bash scripts/install.sh install
+
+uninstall:
+	@DESTDIR='$(DESTDIR)' bash scripts/install.sh uninstall
+
+deb: build
+	@EXT='$(EXT)' bash scripts/deb.sh
+
+# The package and make install/uninstall round trips against the system PHP
+# (scripts/test-package.sh). Under `make -j test` it still runs after the others.
+test-package: build
+	bash scripts/test-package.sh
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+test-package: | test-rust test-php test-valgrind test-adapters
+endif
