@@ -6,12 +6,13 @@
 # does not stop the others: its error goes to stderr, a line in the Markdown says
 # so, and the exit status is 1.
 #
-#   BENCH_SCENARIOS        which scenarios, in order (default "mutex redlock redlock-proxied contention lease"):
+#   BENCH_SCENARIOS        which scenarios, in order (default "mutex redlock redlock-proxied contention lease fpm"):
 #                            mutex            RedisMutexLock, one server
 #                            redlock          RedLock over 5 servers, loopback
 #                            redlock-proxied  the same, each server behind a proxy adding 2 ms each way
 #                            contention       K processes blocking on one key (scenario_contention.php)
 #                            lease            nested holds and renewals (scenario_lease.php)
+#                            fpm              per-request cost under PHP-FPM: ab → nginx → php-fpm (scenario_fpm.php)
 #   REDIS_LOCK_SO          the extension (default: target/release/libredis_lock.so)
 #   BENCH_ROUNDS           interleaved rounds, mutex and redlock (default 20)
 #   BENCH_SECONDS          seconds per implementation per round, mutex and redlock (default 0.25)
@@ -25,22 +26,27 @@
 #                                "redis_mutex_lock polling_mutex laravel symfony"; "no_lock" checks the harness)
 #   BENCH_CONTENTION_SECTION_US  critical section in µs, contention (default 500)
 #   BENCH_CONTENTION_OUTSIDE_US  work outside the lock in µs, contention (default 3000)
+#   BENCH_FPM_ROUNDS             interleaved rounds, fpm (default 12)
+#   BENCH_FPM_SECONDS            whole seconds of ab per endpoint per round, fpm (default 1)
+#   BENCH_FPM_CONCURRENCY        ab -c, fpm (default 8)
+#   BENCH_FPM_CHILDREN           php-fpm workers (pm = static), fpm (default 4)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 command_line="bash bench/run.sh"
 for v in BENCH_SECONDS BENCH_ROUNDS BENCH_PROXIED_SECONDS BENCH_PROXIED_ROUNDS BENCH_PROXY_DELAY_MS \
          BENCH_CONTENTION_K BENCH_CONTENTION_SECONDS BENCH_CONTENTION_ROUNDS BENCH_CONTENTION_IMPLS \
-         BENCH_CONTENTION_SECTION_US BENCH_CONTENTION_OUTSIDE_US BENCH_SCENARIOS REDIS_LOCK_SO; do
+         BENCH_CONTENTION_SECTION_US BENCH_CONTENTION_OUTSIDE_US BENCH_FPM_ROUNDS BENCH_FPM_SECONDS \
+         BENCH_FPM_CONCURRENCY BENCH_FPM_CHILDREN BENCH_SCENARIOS REDIS_LOCK_SO; do
     if [[ -n "${!v:-}" ]]; then command_line="$v=$(printf '%q' "${!v}") $command_line"; fi
 done
 export BENCH_COMMAND="$command_line"
 export REDIS_LOCK_SO="${REDIS_LOCK_SO:-$here/../target/release/libredis_lock.so}"
-scenarios="${BENCH_SCENARIOS:-mutex redlock redlock-proxied contention lease}"
+scenarios="${BENCH_SCENARIOS:-mutex redlock redlock-proxied contention lease fpm}"
 for s in $scenarios; do
     case "$s" in
-        mutex|redlock|redlock-proxied|contention|lease) ;;
-        *) echo "bench: unknown scenario '$s' in BENCH_SCENARIOS (known: mutex redlock redlock-proxied contention lease)" >&2; exit 2 ;;
+        mutex|redlock|redlock-proxied|contention|lease|fpm) ;;
+        *) echo "bench: unknown scenario '$s' in BENCH_SCENARIOS (known: mutex redlock redlock-proxied contention lease fpm)" >&2; exit 2 ;;
     esac
 done
 
@@ -55,10 +61,16 @@ if command -v php >/dev/null; then
         php -r 'exit(stream_resolve_include_path($argv[1]) ? 0 : 1);' "${f%%:*}" || missing+=("${f##*:} (${f%%:*} not on the include path)")
     done
 fi
+if [[ " $scenarios " == *" fpm "* ]]; then
+    command -v php-fpm8.2 >/dev/null || [[ -x /usr/sbin/php-fpm8.2 ]] || missing+=("php8.2-fpm (no /usr/sbin/php-fpm8.2)")
+    command -v ab >/dev/null || missing+=("apache2-utils (no ab on PATH)")
+    command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=("nginx-light (no nginx on PATH)")
+fi
+/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || missing+=("python3-matplotlib (bench/charts.py draws the charts)")
 if ((${#missing[@]})); then
     echo "bench: missing packages:" >&2
     printf '  - %s\n' "${missing[@]}" >&2
-    echo "install with: apt-get install php8.2-cli php-redis php-symfony-lock php-illuminate-cache php-illuminate-redis redis-server" >&2
+    echo "install with: apt-get install php8.2-cli php-redis php-symfony-lock php-illuminate-cache php-illuminate-redis redis-server php8.2-fpm apache2-utils nginx-light python3-matplotlib" >&2
     exit 1
 fi
 if [[ ! -f "$REDIS_LOCK_SO" ]]; then
@@ -70,7 +82,8 @@ if php -r 'exit(extension_loaded("redis_lock") ? 0 : 1);'; then
     exit 1
 fi
 
-# Servers, proxies and contention workers record their pids here; whatever is still running at exit gets stopped.
+# Servers, proxies, contention workers and the fpm scenario's php-fpm and nginx masters record their pids here;
+# whatever is still running at exit gets stopped.
 export BENCH_RUN_DIR="$(mktemp -d /tmp/redis_lock_bench.XXXXXX)"
 scenario_pid=""
 cleanup() {
@@ -79,8 +92,8 @@ cleanup() {
     for f in "$BENCH_RUN_DIR"/*.pid; do
         [[ -f "$f" ]] || continue
         pid="$(cat "$f")"
-        # Only a redis-server, delay proxy or contention worker we started (the pid may have been reused).
-        if [[ "$(cat /proc/"$pid"/comm 2>/dev/null)" == redis-server* ]] ||
+        # Only a redis-server, delay proxy, contention worker, php-fpm or nginx master we started (the pid may have been reused).
+        if [[ "$(cat /proc/"$pid"/comm 2>/dev/null)" == @(redis-server*|php-fpm*|nginx) ]] ||
            tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qE "/(delay_proxy|contention_worker)\.php"; then
             kill "$pid" 2>/dev/null || true
         fi
@@ -118,12 +131,21 @@ for s in $scenarios; do
         redlock-proxied) scenario redlock proxied ;;
         contention) scenario contention ;;
         lease) scenario lease ;;
+        fpm) scenario fpm ;;
     esac
 done
 
 cat "$out"
 cp "$out" "$here/results/latest.md"
 echo "(written to bench/results/latest.md)" >&2
+# Charts of what the scenarios saved (bench/charts.py, Debian's python3-matplotlib).
+if [[ -d "$BENCH_RUN_DIR/charts" ]]; then
+    if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+        /usr/bin/python3 "$here/charts.py" "$BENCH_RUN_DIR/charts" "$here/results" || failed+=(charts)
+    else
+        echo "bench: no charts: python3-matplotlib is not installed (apt-get install python3-matplotlib)" >&2
+    fi
+fi
 if ((${#failed[@]})); then
     echo "bench: FAILED: ${failed[*]}" >&2
     exit 1

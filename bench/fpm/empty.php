@@ -1,0 +1,3 @@
+<?php
+// The ceiling: the same request path (nginx → php-fpm) without any lock.
+echo "ok\n";
