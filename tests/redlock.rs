@@ -23,7 +23,7 @@ fn a_hung_node_does_not_hold_up_a_majority() {
     let servers = five();
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(300))).collect();
     let token = new_token();
-    let lease = Lease { nodes: &nodes, key: b"hung", token: &token };
+    let lease = Lease::new(&nodes, b"hung", &token);
     assert!(lease.release(&limits()).held() == false); // connect everywhere first
     servers[0].signal("-STOP");
 
@@ -65,7 +65,7 @@ fn two_hung_nodes_cost_their_timeout_and_still_give_a_majority() {
     let servers = five();
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(200))).collect();
     let token = new_token();
-    let lease = Lease { nodes: &nodes, key: b"two", token: &token };
+    let lease = Lease::new(&nodes, b"two", &token);
     servers[0].signal("-STOP");
     servers[1].signal("-STOP");
     servers[2].signal("-STOP");
@@ -84,7 +84,7 @@ fn two_hung_nodes_cost_their_timeout_and_still_give_a_majority() {
 fn latency_shrinks_the_validity() {
     let proxied = Proxied::start(3);
     let token = new_token();
-    let lease = Lease { nodes: &proxied.nodes, key: b"lat", token: &token };
+    let lease = Lease::new(&proxied.nodes, b"lat", &token);
     proxied.set_delay(Duration::from_millis(50));
     let round = lease.try_acquire(10_000, &limits());
     assert!(round.held());
@@ -97,7 +97,7 @@ fn latency_shrinks_the_validity() {
 fn an_acquisition_slower_than_the_ttl_fails_and_leaves_nothing() {
     let proxied = Proxied::start(3);
     let token = new_token();
-    let lease = Lease { nodes: &proxied.nodes, key: b"slow", token: &token };
+    let lease = Lease::new(&proxied.nodes, b"slow", &token);
     proxied.set_delay(Duration::from_millis(100));
     let round = lease.try_acquire(150, &limits());
     assert!(!round.held(), "every node said yes, but too late: {:?} validity {}", round.votes, round.validity_ms());
@@ -117,7 +117,7 @@ fn retries_follow_retry_count_and_delay() {
     }
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(500))).collect();
     let token = new_token();
-    let lease = Lease { nodes: &nodes, key: b"taken", token: &token };
+    let lease = Lease::new(&nodes, b"taken", &token);
     let start = Instant::now();
     let outcome = lease.acquire(10_000, Patience::Attempts { attempts: 3, delay: Duration::from_millis(200) }, &limits());
     let took = start.elapsed();

@@ -161,6 +161,13 @@ pub struct Lease<'a> {
     pub refresh_own: bool,
 }
 
+impl<'a> Lease<'a> {
+    /// The lease of a token of our own making (nobody else holds it).
+    pub fn new(nodes: &'a [Node], key: &'a [u8], token: &'a str) -> Self {
+        Lease { nodes, key, token, refresh_own: false }
+    }
+}
+
 impl Lease<'_> {
     fn command(&self, op: Op<'static>) -> Command<'_> {
         Command { op, key: self.key, token: self.token }

@@ -259,7 +259,7 @@ fn renew(r: &Renewal, taken: Instant) -> Found {
         }
         ttl_ms = ttl_ms.min(left);
     }
-    let lease = Lease { nodes: &r.nodes, key: &r.key, token: &r.token, refresh_own: false };
+    let lease = Lease::new(&r.nodes, &r.key, &r.token);
     let ttl = Duration::from_millis(ttl_ms as u64);
     match lease.extend(ttl_ms, &r.limits).outcome {
         Outcome::Confirmed { .. } => Found::Renewed { good_until: start + ttl, ttl },

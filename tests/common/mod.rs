@@ -205,7 +205,7 @@ impl Proxied {
         let nodes: Vec<Node> =
             proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2), connect: Duration::from_secs(2) }).collect();
         let token = redis_lock::engine::lease::new_token();
-        let lease = redis_lock::engine::lease::Lease { nodes: &nodes, key: b"connect", token: &token };
+        let lease = redis_lock::engine::lease::Lease::new(&nodes, b"connect", &token);
         lease.release(&redis_lock::engine::conn::Limits::default());
         Proxied { servers, proxies, nodes }
     }
