@@ -33,6 +33,8 @@ redis_lock.tls_ca_file => no value => no value
 redis_lock.reentrant => 1 => 1
 redis_lock.auto_renew => 0 => 0
 redis_lock.max_hold => 0 => 0
+redis_lock.wait_replicas => 0 => 0
+redis_lock.wait_timeout => 1 => 1
 exit 0
 redis_lock.server => redis://10.0.0.1:7000/2 => redis://10.0.0.1:7000/2
 redis_lock.prefix => app: => app:
@@ -43,6 +45,8 @@ redis_lock.tls_ca_file => no value => no value
 redis_lock.reentrant => 1 => 1
 redis_lock.auto_renew => 0 => 0
 redis_lock.max_hold => 0 => 0
+redis_lock.wait_replicas => 0 => 0
+redis_lock.wait_timeout => 1 => 1
 redis_lock.auto_renew: "0" (access 7)
 redis_lock.connect_timeout: "1" (access 7)
 redis_lock.max_hold: "0" (access 7)
@@ -52,4 +56,6 @@ redis_lock.reentrant: "1" (access 7)
 redis_lock.release_on_shutdown: "1" (access 7)
 redis_lock.server: "redis:\/\/127.0.0.1:6379" (access 7)
 redis_lock.tls_ca_file: "" (access 7)
+redis_lock.wait_replicas: "0" (access 7)
+redis_lock.wait_timeout: "1" (access 7)
 version: %d.%d.%d

@@ -49,7 +49,8 @@ final class RedisMutexLock
      * while this process holds the lock (at most redis_lock.max_hold seconds).
      *
      * @return bool true when this process now holds the lock, false when somebody else holds it
-     * @throws RedisLockException when Redis cannot answer
+     * @throws RedisLockException when Redis cannot answer, or when fewer replicas than
+     *         redis_lock.wait_replicas have the lock within redis_lock.wait_timeout (it is then released)
      * @throws ValueError on an empty key, a negative or non-finite timeout,
      *         a lockSecond out of range, a negative sleep or a malformed redis_lock.server
      */

@@ -58,6 +58,9 @@ pub enum Op<'a> {
     Queue(QueueOp<'a>),
     /// A holder's question about its lock (RedisMutexLock).
     Own(Ask<'a>),
+    /// `WAIT replicas timeout_ms`: until that many replicas have this
+    /// connection's writes (the reply says how many do).
+    WaitReplicas { replicas: i64, timeout_ms: i64 },
 }
 
 /// How a command is sent: the plain `SET NX PX` (only for a first acquire),
@@ -82,6 +85,7 @@ impl Command<'_> {
         match self.op {
             Op::Acquire { .. } => Wire::Plain,
             Op::Queue(op) => op.first_wire(),
+            Op::WaitReplicas { .. } => Wire::Plain,
             _ => Wire::Sha,
         }
     }
@@ -101,6 +105,7 @@ impl Command<'_> {
     pub fn blocks_for(&self) -> std::time::Duration {
         match self.op {
             Op::Queue(op) => op.blocks_for(),
+            Op::WaitReplicas { timeout_ms, .. } => std::time::Duration::from_millis(timeout_ms.max(0) as u64),
             _ => std::time::Duration::ZERO,
         }
     }
@@ -131,6 +136,10 @@ impl Command<'_> {
             Op::Extend { ttl_ms } => (&EXTEND, Some(ttl_ms)),
             Op::Queue(op) => return op.pack_into(self.key, self.token, wire, out),
             Op::Own(ask) => return ask.pack_into(self.key, self.token, wire, out),
+            Op::WaitReplicas { replicas, timeout_ms } => {
+                let (mut n, mut t) = (itoa_buf(), itoa_buf());
+                return resp(out, &[b"WAIT", format_int(&mut n, replicas), format_int(&mut t, timeout_ms)]);
+            }
         };
         let mut ttl_text = itoa_buf();
         let ttl = ttl.map(|t| format_int(&mut ttl_text, t));
@@ -153,6 +162,9 @@ impl Command<'_> {
         let data = match self.op {
             Op::Queue(op) => Some(op.check_reply(reply)),
             Op::Own(ask) => Some(ask.check_reply(reply)),
+            Op::WaitReplicas { .. } => {
+                Some(if matches!(reply, Reply::Int(n) if *n >= 0) { Ok(()) } else { Err(format!("unexpected reply to WAIT: {reply:?}")) })
+            }
             _ => None,
         };
         if let Some(checked) = data {

@@ -21,6 +21,8 @@ pub enum Cause {
     SameServer(String),
     /// The host asked for control back (PHP's time limit fired).
     Interrupted,
+    /// Fewer replicas than asked for had the lock in time: it was released.
+    Replicas { acked: i64, wanted: i64, within: std::time::Duration },
 }
 
 /// A failure of one server, named as `host:port` (or the unix socket path).
@@ -61,6 +63,11 @@ impl fmt::Display for Cause {
             Cause::Protocol(e) => write!(f, "protocol error: {e}; connection dropped"),
             Cause::SameServer(other) => write!(f, "same Redis server as {other} (not counted twice)"),
             Cause::Interrupted => f.write_str(INTERRUPTED),
+            Cause::Replicas { acked, wanted, within } => write!(
+                f,
+                "the lock reached {acked} of the {wanted} replicas redis_lock.wait_replicas asks for within {} s, so it was released",
+                within.as_secs_f64()
+            ),
         }
     }
 }

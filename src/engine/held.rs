@@ -23,6 +23,7 @@ use super::queue::{self, Place, QueueOp};
 use super::resp::Reply;
 use super::round::{exchange, fan_out, Job, Node, Until, Vote};
 use super::server::Server;
+use super::wait;
 use super::watchdog::{self, Lost, Renewal};
 
 /// A lock as this process knows it.
@@ -174,13 +175,60 @@ pub struct Renew {
     pub max_hold: Option<Duration>,
 }
 
+/// Replica acknowledgement (`redis_lock.wait_replicas`): a lock counts as
+/// taken only once `wanted` replicas of its server have it, within `within`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replicas {
+    pub wanted: i64,
+    pub within: Duration,
+}
+
+/// How a lock is taken beyond the round itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    pub renew: Option<Renew>,
+    pub replicas: Option<Replicas>,
+}
+
 /// Acquisition rounds for `lock` (its `expires` is set here); registered
 /// under `owner` (and renewed, if asked) when held.
-pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, renew: Option<Renew>, limits: &Limits) -> Outcome {
-    let ttl_ms = capped(ttl_ms, renew);
+pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, terms: Terms, limits: &Limits) -> Outcome {
+    let ttl_ms = capped(ttl_ms, terms.renew);
     let outcome = lock.lease().acquire(ttl_ms, patience, limits);
-    register(owner, lock, ttl_ms, &outcome, renew, limits);
+    let outcome = replicated(&lock, outcome, terms.replicas, limits);
+    register(owner, lock, ttl_ms, &outcome, terms.renew, limits);
     outcome
+}
+
+/// After a confirmed acquisition with replica acknowledgement: `WAIT` on the
+/// connection that took it. When fewer replicas than wanted have it in time
+/// (a failover would hand the lock to another client), it is released and
+/// the acquisition fails with that cause.
+fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits: &Limits) -> Outcome {
+    let (Outcome::Confirmed { .. }, Some(Replicas { wanted, within })) = (&outcome, replicas) else { return outcome };
+    let timeout_ms = within.as_millis().clamp(1, i64::MAX as u128) as i64;
+    let cmd = Command { op: Op::WaitReplicas { replicas: wanted, timeout_ms }, key: &lock.key, token: &lock.token };
+    let Some(node) = lock.nodes.first() else { return outcome };
+    let failure = match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+        Vote::Got(Reply::Int(acked)) if acked >= wanted => return outcome,
+        Vote::Got(Reply::Int(acked)) => NodeError::new(node.server.to_string(), Cause::Replicas { acked, wanted, within }),
+        Vote::Failed(e) => e,
+        _ => return Outcome::Refused,
+    };
+    let _quiet = wait::Quiet::begin();
+    let_go(lock, limits);
+    match failure.cause {
+        Cause::Interrupted => Outcome::Interrupted,
+        _ => Outcome::Unreachable(vec![failure]),
+    }
+}
+
+/// Releases `lock` on its servers (to the first waiter, where others may wait).
+fn let_go(lock: &Held, limits: &Limits) -> Outcome {
+    match (&lock.place, lock.nodes.first()) {
+        (Some(place), Some(node)) => queue::release(node, &lock.key, &lock.token, place, limits),
+        _ => lock.lease().release(limits).outcome,
+    }
 }
 
 /// The TTL to acquire with: renewed locks never outlive their cap.
@@ -207,12 +255,13 @@ fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, renew:
 
 /// Waits in the queue of `lock`'s key (one node) until `deadline`; registered
 /// under `owner` (and renewed, if asked) when held.
-pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Instant, check: Duration, renew: Option<Renew>, limits: &Limits) -> Outcome {
+pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Instant, check: Duration, terms: Terms, limits: &Limits) -> Outcome {
     let Some(node) = lock.nodes.first() else { return Outcome::Refused };
-    let ttl_ms = capped(ttl_ms, renew);
+    let ttl_ms = capped(ttl_ms, terms.renew);
     let (outcome, place) = queue::acquire(node, &lock.key, &lock.token, ttl_ms, deadline, check, limits);
     lock.place = Some(place);
-    register(owner, lock, ttl_ms, &outcome, renew, limits);
+    let outcome = replicated(&lock, outcome, terms.replicas, limits);
+    register(owner, lock, ttl_ms, &outcome, terms.renew, limits);
     outcome
 }
 
@@ -292,10 +341,7 @@ pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Result<Outcome, L
         }
         return Ok(outcome);
     }
-    let outcome = match (&lock.place, lock.nodes.first()) {
-        (Some(place), Some(node)) => queue::release(node, &lock.key, &lock.token, place, limits),
-        _ => lock.lease().release(limits).outcome,
-    };
+    let outcome = let_go(lock, limits);
     if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
         forget(owner, lock);
     }

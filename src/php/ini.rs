@@ -13,7 +13,7 @@ use super::errors::{Fail, Result};
 use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::zend::ExecutorGlobals;
 use crate::engine::conn::Limits;
-use crate::engine::held::Renew;
+use crate::engine::held::{Renew, Replicas, Terms};
 use super::args::clamped_seconds;
 use crate::engine::server::{redact, Server, NUL_BYTES};
 
@@ -26,8 +26,10 @@ pub const TLS_CA_FILE: &CStr = c"redis_lock.tls_ca_file";
 pub const REENTRANT: &CStr = c"redis_lock.reentrant";
 pub const AUTO_RENEW: &CStr = c"redis_lock.auto_renew";
 pub const MAX_HOLD: &CStr = c"redis_lock.max_hold";
+pub const WAIT_REPLICAS: &CStr = c"redis_lock.wait_replicas";
+pub const WAIT_TIMEOUT: &CStr = c"redis_lock.wait_timeout";
 
-static ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
+static ENTRIES: IniEntryDefs<12> = IniEntryDefs::new([
     entry(SERVER, c"redis://127.0.0.1:6379", Some(display_redacted)),
     entry(PREFIX, c"lock:", None),
     entry(CONNECT_TIMEOUT, c"1", None),
@@ -37,6 +39,8 @@ static ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
     entry(REENTRANT, c"1", None),
     entry(AUTO_RENEW, c"0", None),
     entry(MAX_HOLD, c"0", None),
+    entry(WAIT_REPLICAS, c"0", None),
+    entry(WAIT_TIMEOUT, c"1", None),
     IniEntryDef::end(),
 ]);
 
@@ -78,6 +82,8 @@ pub struct Settings {
     pub auto_renew: bool,
     /// `redis_lock.max_hold` (`None`: no cap).
     pub max_hold: std::result::Result<Option<Duration>, String>,
+    /// `redis_lock.wait_replicas` and `redis_lock.wait_timeout` (`None`: off).
+    pub replicas: std::result::Result<Option<Replicas>, String>,
 }
 
 impl Settings {
@@ -88,6 +94,13 @@ impl Settings {
         }
         let max_hold = self.max_hold.clone().map_err(Fail::Value)?;
         Ok(Some(Renew { max_hold }))
+    }
+
+    /// The terms of a RedisMutexLock acquisition: renewals (as `renew()`)
+    /// and replica acknowledgement.
+    pub fn terms(&self, renew: Option<bool>) -> Result<Terms> {
+        let replicas = self.replicas.clone().map_err(Fail::Value)?;
+        Ok(Terms { renew: self.renew(renew)?, replicas })
     }
 }
 
@@ -111,6 +124,7 @@ pub fn settings() -> Arc<Settings> {
         reentrant: flag(REENTRANT),
         auto_renew: flag(AUTO_RENEW),
         max_hold: parse_max_hold().map_err(message),
+        replicas: parse_replicas().map_err(message),
     });
     *cache = Some((seen, settings.clone()));
     settings
@@ -199,6 +213,20 @@ fn parse_max_hold() -> Result<Option<Duration>> {
         Fail::Value(format!("{} must be a number of seconds of at least 0 (0: no cap), \"{v}\" given", MAX_HOLD.to_string_lossy()))
     })?;
     Ok((!secs.is_zero()).then_some(secs))
+}
+
+/// `redis_lock.wait_replicas` (0: off) and `redis_lock.wait_timeout`.
+fn parse_replicas() -> Result<Option<Replicas>> {
+    let raw = raw(WAIT_REPLICAS);
+    let v = String::from_utf8_lossy(&raw);
+    let v = v.trim();
+    let wanted = v.parse::<i64>().ok().filter(|n| (0..=1000).contains(n)).ok_or_else(|| {
+        Fail::Value(format!("{} must be a number of replicas from 0 to 1000, \"{v}\" given", WAIT_REPLICAS.to_string_lossy()))
+    })?;
+    if wanted == 0 {
+        return Ok(None);
+    }
+    Ok(Some(Replicas { wanted, within: seconds(WAIT_TIMEOUT)? }))
 }
 
 /// `redis_lock.server`, parsed.

@@ -14,7 +14,7 @@ use super::ini;
 use crate::engine::conn::Limits;
 use crate::engine::server::Server;
 use crate::engine::error;
-use crate::engine::held::{self, Held, Inspection, Owner, Renew};
+use crate::engine::held::{self, Held, Inspection, Owner, Terms};
 use crate::engine::ownership::Holder;
 use crate::engine::lease::{new_token, Outcome, Patience};
 use crate::engine::queue::Place;
@@ -115,7 +115,7 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     }
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
-    let renew = settings.renew(None)?;
+    let terms = settings.terms(None)?;
     let owner = held::mutex_owner(server, full_key.clone());
     let ttl_ms = lock_second * 1000;
     if settings.reentrant {
@@ -129,19 +129,19 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
         }
     }
     let lock = Held::new(vec![node(server, limits)], full_key, new_token(), Some(Place::default()));
-    answer(take(owner, lock, ttl_ms, timeout, Duration::from_micros(sleep as u64), renew, limits))
+    answer(take(owner, lock, ttl_ms, timeout, Duration::from_micros(sleep as u64), terms, limits))
 }
 
 /// Takes `lock`: with `timeout` 0, one `SET NX PX` (a call without a
 /// timeout never queues); else waiting in the key's queue, looking at it
 /// again at least every `check` (at least 10 ms).
-pub fn take(owner: Owner, lock: Held, ttl_ms: i64, timeout: f64, check: Duration, renew: Option<Renew>, limits: &Limits) -> Outcome {
+pub fn take(owner: Owner, lock: Held, ttl_ms: i64, timeout: f64, check: Duration, terms: Terms, limits: &Limits) -> Outcome {
     if timeout == 0.0 {
         let once = Patience::Attempts { attempts: 1, delay: Duration::ZERO };
-        return held::acquire(owner, lock, ttl_ms, once, renew, limits);
+        return held::acquire(owner, lock, ttl_ms, once, terms, limits);
     }
     let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
-    held::acquire_queued(owner, lock, ttl_ms, deadline, check.max(MIN_CHECK), renew, limits)
+    held::acquire_queued(owner, lock, ttl_ms, deadline, check.max(MIN_CHECK), terms, limits)
 }
 
 /// The one node of a RedisMutexLock call.

@@ -48,13 +48,13 @@ pub fn acquire(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>, timeout: Float<'_>
     if timeout < 0.0 {
         return Err(Fail::Arg(4, "must be greater than or equal to 0".into()));
     }
-    let renew = ini::settings().renew(renew)?;
+    let terms = ini::settings().terms(renew)?;
     about(key, |server, limits, mine, full_key| {
         // A key that already holds this owner's token counts as taken (and
         // gets the new TTL), as the frameworks' stores refresh a key they hold.
         let mut lock = Held::new(vec![node(server, limits)], full_key, token, Some(Place::default()));
         lock.outlives_request = true;
-        answer(take(mine, lock, ttl, timeout, Duration::from_millis(100), renew, limits))
+        answer(take(mine, lock, ttl, timeout, Duration::from_millis(100), terms, limits))
     })
 }
 

@@ -11,7 +11,7 @@ use super::args::{clamped_timeout, Arr, Int, ReqInt, Str};
 use super::errors::{lost, Fail, Result};
 use super::ini;
 use crate::engine::error;
-use crate::engine::held::{self, Held, Owner};
+use crate::engine::held::{self, Held, Owner, Terms};
 use crate::engine::lease::{new_token, node_timeout, quorum, Outcome, Patience};
 use crate::engine::conn::Limits;
 use crate::engine::round::Node;
@@ -70,7 +70,9 @@ impl RedLock {
         let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, resource, new_token());
         let owner = Owner::RedLock(lock.token.clone());
         let patience = Patience::Attempts { attempts: self.retry_count, delay: self.retry_delay };
-        match held::acquire(owner, lock.clone(), ttl, patience, renew, &limits) {
+        // Replica acknowledgement is a single-server matter: RedLock's masters are independent.
+        let terms = Terms { renew, replicas: None };
+        match held::acquire(owner, lock.clone(), ttl, patience, terms, &limits) {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),
             other => Err(outage("lock", &lock, other)),
