@@ -1,5 +1,5 @@
 --TEST--
-redis_lock.wait_replicas: a RedisMutexLock acquisition counts only once that many replicas have the lock (WAIT on the connection that took it): with a live replica the key is on it when lock() returns; with the replica frozen (SIGSTOP) or too few replicas, lock() throws after redis_lock.wait_timeout and the lock is released on the master; off by default (no WAIT sent)
+redis_lock.wait_replicas: a RedisMutexLock acquisition (and extension) counts only once that many replicas have the lock (WAIT on the connection that took it): with a live replica the key is on it when lock() returns; with the replica frozen (SIGSTOP) or too few replicas, lock() throws after redis_lock.wait_timeout and the lock is released on the master; off by default (no WAIT sent)
 --FILE--
 <?php
 require __DIR__ . '/inc/redis_server.inc';
@@ -42,6 +42,15 @@ echo "replica frozen: ", str_replace((string) $master->port, 'PORT', rl_show($r)
 $replica->resume();
 rl_eventually(fn () => str_contains((string) $master->cmd('INFO', 'replication'), 'connected_slaves:1'), true, 10.0);
 echo "replica back: ", rl_show(RedisMutexLock::lock('frozen', 5)), "\n";
+
+// extend() waits too: acknowledged, the replica has the new TTL; not acknowledged, it throws and the lock stays held.
+echo "extend 60: ", rl_show(RedisMutexLock::extend('frozen', 60)), ", replica PTTL > 59000: ", var_export($replica->cmd('PTTL', 'lock:frozen') > 59000, true), "\n";
+$replica->pause();
+[$r, $secs] = rl_timed(fn () => RedisMutexLock::extend('frozen', 90));
+echo "extend, replica frozen: ", str_replace((string) $master->port, 'PORT', rl_show($r)), ", 0.45..3 s: ", var_export($secs > 0.45 && $secs < 3, true),
+    ", still held: ", var_export(RedisMutexLock::inspect('frozen')['held'], true), ", master PTTL > 89000: ", var_export($master->cmd('PTTL', 'lock:frozen') > 89000, true), "\n";
+$replica->resume();
+rl_eventually(fn () => str_contains((string) $master->cmd('INFO', 'replication'), 'connected_slaves:1'), true, 10.0);
 var_dump(RedisMutexLock::release('frozen'));
 
 ini_set('redis_lock.wait_replicas', '-1');
@@ -62,6 +71,8 @@ two wanted: RedisLockException: Redis at 127.0.0.1:PORT: the lock reached 1 of t
 after the 0.5 s wait (0.45..3 s): true, key on the master: 0, held: false
 replica frozen: RedisLockException: Redis at 127.0.0.1:PORT: the lock reached 0 of the 1 replicas redis_lock.wait_replicas asks for within 0.5 s, so it was released, 0.45..3 s: true, key on the master: 0
 replica back: true
+extend 60: true, replica PTTL > 59000: true
+extend, replica frozen: RedisLockException: Redis at 127.0.0.1:PORT: the extension reached 0 of the 1 replicas redis_lock.wait_replicas asks for within 0.5 s, so a failover may undo it (the lock is still held, with the new TTL on the master), 0.45..3 s: true, still held: true, master PTTL > 89000: true
 bool(true)
 invalid: ValueError: RedisMutexLock::lock(): redis_lock.wait_replicas must be a number of replicas from 0 to 1000, "-1" given
 keys: []

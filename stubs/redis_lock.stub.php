@@ -75,7 +75,8 @@ final class RedisMutexLock
      * @return bool true when extended; false when this process does not hold it
      *         or it expired
      * @throws RedisLockLostException when a renewed lock was lost
-     * @throws RedisLockException when Redis cannot answer
+     * @throws RedisLockException when Redis cannot answer, or when fewer replicas than
+     *         redis_lock.wait_replicas have the extension in time (the lock stays held)
      * @throws ValueError on an empty key or a lockSecond out of range
      */
     public static function extend(string $key, int $lockSecond = 20): bool {}

@@ -21,8 +21,9 @@ pub enum Cause {
     SameServer(String),
     /// The host asked for control back (PHP's time limit fired).
     Interrupted,
-    /// Fewer replicas than asked for had the lock in time: it was released.
-    Replicas { acked: i64, wanted: i64, within: std::time::Duration },
+    /// Fewer replicas than asked for had the lock (or its extension) in
+    /// time; a new lock was released then, an extended one is still held.
+    Replicas { acked: i64, wanted: i64, within: std::time::Duration, released: bool },
 }
 
 /// A failure of one server, named as `host:port` (or the unix socket path).
@@ -63,10 +64,12 @@ impl fmt::Display for Cause {
             Cause::Protocol(e) => write!(f, "protocol error: {e}; connection dropped"),
             Cause::SameServer(other) => write!(f, "same Redis server as {other} (not counted twice)"),
             Cause::Interrupted => f.write_str(INTERRUPTED),
-            Cause::Replicas { acked, wanted, within } => write!(
+            Cause::Replicas { acked, wanted, within, released } => write!(
                 f,
-                "the lock reached {acked} of the {wanted} replicas redis_lock.wait_replicas asks for within {} s, so it was released",
-                within.as_secs_f64()
+                "the {} reached {acked} of the {wanted} replicas redis_lock.wait_replicas asks for within {} s, {}",
+                if *released { "lock" } else { "extension" },
+                within.as_secs_f64(),
+                if *released { "so it was released" } else { "so a failover may undo it (the lock is still held, with the new TTL on the master)" }
             ),
         }
     }

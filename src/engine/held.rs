@@ -205,21 +205,35 @@ pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, terms:
 /// (a failover would hand the lock to another client), it is released and
 /// the acquisition fails with that cause.
 fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits: &Limits) -> Outcome {
-    let (Outcome::Confirmed { .. }, Some(Replicas { wanted, within })) = (&outcome, replicas) else { return outcome };
-    let timeout_ms = within.as_millis().clamp(1, i64::MAX as u128) as i64;
-    let cmd = Command { op: Op::WaitReplicas { replicas: wanted, timeout_ms }, key: &lock.key, token: &lock.token };
-    let Some(node) = lock.nodes.first() else { return outcome };
-    let failure = match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
-        Vote::Got(Reply::Int(acked)) if acked >= wanted => return outcome,
-        Vote::Got(Reply::Int(acked)) => NodeError::new(node.server.to_string(), Cause::Replicas { acked, wanted, within }),
-        Vote::Failed(e) => e,
-        _ => return Outcome::Refused,
-    };
+    let (Outcome::Confirmed { .. }, Some(replicas)) = (&outcome, replicas) else { return outcome };
+    let Err(failure) = acknowledged(lock, replicas, true, limits) else { return outcome };
     let _quiet = wait::Quiet::begin();
     let_go(lock, limits);
-    match failure.cause {
+    failed(failure)
+}
+
+/// `WAIT` on the connection that just wrote `lock`'s key: whether
+/// `replicas.wanted` replicas have the write in time.
+fn acknowledged(lock: &Held, replicas: Replicas, new_lock: bool, limits: &Limits) -> Result<(), NodeError> {
+    let Replicas { wanted, within } = replicas;
+    let timeout_ms = within.as_millis().clamp(1, i64::MAX as u128) as i64;
+    let cmd = Command { op: Op::WaitReplicas { replicas: wanted, timeout_ms }, key: &lock.key, token: &lock.token };
+    let Some(node) = lock.nodes.first() else { return Ok(()) };
+    match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+        Vote::Got(Reply::Int(acked)) if acked >= wanted => Ok(()),
+        Vote::Got(Reply::Int(acked)) => {
+            Err(NodeError::new(node.server.to_string(), Cause::Replicas { acked, wanted, within, released: new_lock }))
+        }
+        Vote::Failed(e) => Err(e),
+        _ => Err(NodeError::new(node.server.to_string(), Cause::Protocol("unexpected reply to WAIT".into()))),
+    }
+}
+
+/// The outcome of a call that failed on `e`.
+fn failed(e: NodeError) -> Outcome {
+    match e.cause {
         Cause::Interrupted => Outcome::Interrupted,
-        _ => Outcome::Unreachable(vec![failure]),
+        _ => Outcome::Unreachable(vec![e]),
     }
 }
 
@@ -351,7 +365,9 @@ pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Result<Outcome, L
 /// Extends `lock` to `ttl_ms`; a confirmed extension moves the registered
 /// expiry (or the renewals' TTL), a refusal (the lock is gone) forgets it,
 /// an outage keeps it. A renewed lock that was lost is reported instead.
-pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Result<Outcome, Lost> {
+/// With `replicas`, a confirmed extension that too few replicas have in
+/// time is reported as a failure (the lock stays held, with its new TTL).
+pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas>, limits: &Limits) -> Result<Outcome, Lost> {
     take_lost(owner, lock)?;
     let outcome = lock.lease().extend(ttl_ms, limits).outcome;
     match outcome {
@@ -361,6 +377,11 @@ pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Resul
         }),
         Outcome::Refused => forget(owner, lock),
         _ => {}
+    }
+    if let (Outcome::Confirmed { .. }, Some(replicas)) = (&outcome, replicas) {
+        if let Err(e) = acknowledged(lock, replicas, false, limits) {
+            return Ok(failed(e));
+        }
     }
     Ok(outcome)
 }

@@ -104,7 +104,7 @@ impl RedLock {
         check_ttl(2, ttl)?;
         let limits = ini::limits()?;
         let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, &resource, token);
-        let extended = held::extend(&Owner::RedLock(lock.token.clone()), &lock, ttl, &limits);
+        let extended = held::extend(&Owner::RedLock(lock.token.clone()), &lock, ttl, None, &limits);
         match extended.map_err(|why| lost("RedLock::extend", &resource, &why))? {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, &resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),
