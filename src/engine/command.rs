@@ -46,6 +46,11 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0",
 );
 
+/// Computes the extend script's digest now, on the calling thread.
+pub fn prepare_extend() {
+    EXTEND.sha();
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op<'a> {
     Acquire { ttl_ms: i64 },

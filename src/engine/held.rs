@@ -21,7 +21,7 @@ use super::ownership::{fence_of, Ask, Seen};
 use super::per_process::PerProcess;
 use super::queue::{self, Place, QueueOp};
 use super::resp::Reply;
-use super::round::{exchange, fan_out, Job, Node, Until, Vote};
+use super::round::{self, exchange, Job, Node, Vote};
 use super::server::Server;
 use super::wait;
 use super::watchdog::{self, Lost, Renewal};
@@ -56,6 +56,11 @@ impl Held {
 
     fn lease(&self) -> Lease<'_> {
         Lease { nodes: &self.nodes, key: &self.key, token: &self.token, refresh_own: self.outlives_request }
+    }
+
+    /// Whether its renewal failed (the watchdog marked it lost).
+    fn is_lost(&self) -> bool {
+        self.renewal.and_then(watchdog::lost).is_some()
     }
 
     /// Whether `other` is the same lock: same key, token and servers (the
@@ -209,31 +214,22 @@ fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits:
     let Err(failure) = acknowledged(lock, replicas, true, limits) else { return outcome };
     let _quiet = wait::Quiet::begin();
     let_go(lock, limits);
-    failed(failure)
+    failure
 }
 
 /// `WAIT` on the connection that just wrote `lock`'s key: whether
-/// `replicas.wanted` replicas have the write in time.
-fn acknowledged(lock: &Held, replicas: Replicas, new_lock: bool, limits: &Limits) -> Result<(), NodeError> {
+/// `replicas.wanted` replicas have the write in time; if not, how the call
+/// fails (`new_lock`: it is being released, else it stays held).
+fn acknowledged(lock: &Held, replicas: Replicas, new_lock: bool, limits: &Limits) -> Result<(), Outcome> {
     let Replicas { wanted, within } = replicas;
     let timeout_ms = within.as_millis().clamp(1, i64::MAX as u128) as i64;
-    let cmd = Command { op: Op::WaitReplicas { replicas: wanted, timeout_ms }, key: &lock.key, token: &lock.token };
-    let Some(node) = lock.nodes.first() else { return Ok(()) };
-    match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
-        Vote::Got(Reply::Int(acked)) if acked >= wanted => Ok(()),
-        Vote::Got(Reply::Int(acked)) => {
-            Err(NodeError::new(node.server.to_string(), Cause::Replicas { acked, wanted, within, released: new_lock }))
+    match ask(lock, Op::WaitReplicas { replicas: wanted, timeout_ms }, limits)? {
+        Reply::Int(acked) if acked < wanted => {
+            let server = lock.nodes.first().map(|n| n.server.to_string()).unwrap_or_default();
+            Err(Outcome::failed(NodeError::new(server, Cause::Replicas { acked, wanted, within, released: new_lock })))
         }
-        Vote::Failed(e) => Err(e),
-        _ => Err(NodeError::new(node.server.to_string(), Cause::Protocol("unexpected reply to WAIT".into()))),
-    }
-}
-
-/// The outcome of a call that failed on `e`.
-fn failed(e: NodeError) -> Outcome {
-    match e.cause {
-        Cause::Interrupted => Outcome::Interrupted,
-        _ => Outcome::Unreachable(vec![e]),
+        // (the reply was checked to be a count)
+        _ => Ok(()),
     }
 }
 
@@ -284,7 +280,7 @@ pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Insta
 /// `ttl_ms`; refused when it is no longer ours or its renewal failed, and
 /// then forgotten (the caller acquires it afresh).
 pub fn reenter(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
-    if lock.renewal.and_then(watchdog::lost).is_some() {
+    if lock.is_lost() {
         forget(owner, lock);
         return Outcome::Refused;
     }
@@ -306,22 +302,20 @@ pub fn reenter(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outc
 /// Whether our token still holds `lock` (one node), raising its TTL to at
 /// least `ttl_ms` when > 0.
 fn still_mine(lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
-    match ask(lock, Ask::StillMine { ttl_ms }, limits) {
+    match ask(lock, Op::Own(Ask::StillMine { ttl_ms }), limits) {
         Ok(Reply::Int(1)) => Outcome::Confirmed { validity_ms: ttl_ms as f64 },
         Ok(_) => Outcome::Refused,
         Err(outcome) => outcome,
     }
 }
 
-/// One question about `lock` to its (single) node: the reply, or how the
+/// One command about `lock` to its (single) node: the reply, or how the
 /// round ended without one.
-fn ask(lock: &Held, question: Ask<'_>, limits: &Limits) -> Result<Reply, Outcome> {
-    let cmd = Command { op: Op::Own(question), key: &lock.key, token: &lock.token };
+fn ask(lock: &Held, op: Op<'_>, limits: &Limits) -> Result<Reply, Outcome> {
     let Some(node) = lock.nodes.first() else { return Err(Outcome::Refused) };
-    match fan_out(std::slice::from_ref(node), &cmd, limits, Until::All).0.swap_remove(0) {
+    match round::ask(node, &Command { op, key: &lock.key, token: &lock.token }, limits) {
         Vote::Got(reply) => Ok(reply),
-        Vote::Failed(NodeError { cause: Cause::Interrupted, .. }) => Err(Outcome::Interrupted),
-        Vote::Failed(e) => Err(Outcome::Unreachable(vec![e])),
+        Vote::Failed(e) => Err(Outcome::failed(e)),
         _ => Err(Outcome::Refused),
     }
 }
@@ -379,8 +373,8 @@ pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas
         _ => {}
     }
     if let (Outcome::Confirmed { .. }, Some(replicas)) = (&outcome, replicas) {
-        if let Err(e) = acknowledged(lock, replicas, false, limits) {
-            return Ok(failed(e));
+        if let Err(failure) = acknowledged(lock, replicas, false, limits) {
+            return Ok(failure);
         }
     }
     Ok(outcome)
@@ -391,14 +385,14 @@ pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas
 /// Redis says it is no longer ours: then it is forgotten).
 pub fn fence(owner: &Owner, limits: &Limits) -> Result<Option<i64>, Outcome> {
     let Some(lock) = registered(owner) else { return Ok(None) };
-    if lock.renewal.and_then(watchdog::lost).is_some() {
+    if lock.is_lost() {
         return Ok(None);
     }
     if lock.fence.is_some() {
         return Ok(lock.fence);
     }
     let base = Base::of(&lock.key);
-    let reply = ask(&lock, Ask::Fence { base: &base }, limits)?;
+    let reply = ask(&lock, Op::Own(Ask::Fence { base: &base }), limits)?;
     let fence = fence_of(&reply).map_err(|_| Outcome::Refused)?;
     match fence {
         Some(n) => update(owner, &lock, |h| h.fence = Some(n)),
@@ -423,9 +417,9 @@ pub struct Inspection {
 pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Result<Inspection, Outcome> {
     let base = Base::of(key);
     let probe = Held::new(vec![node.clone()], key.to_vec(), String::new(), None);
-    let seen = Seen::parse(&ask(&probe, Ask::Inspect { base: &base }, limits)?).map_err(|_| Outcome::Refused)?;
+    let seen = Seen::parse(&ask(&probe, Op::Own(Ask::Inspect { base: &base }), limits)?).map_err(|_| Outcome::Refused)?;
     let mine = registered(owner).filter(|h| h.nodes.first().is_some_and(|n| n.server == node.server));
-    let lost = mine.as_ref().and_then(|h| h.renewal).and_then(watchdog::lost).is_some();
+    let lost = mine.as_ref().is_some_and(|h| h.is_lost());
     let held = !lost && mine.as_ref().is_some_and(|h| seen.value.as_deref() == Some(h.token.as_bytes()));
     Ok(Inspection { count: mine.map_or(0, |h| h.count), lost, held, seen })
 }

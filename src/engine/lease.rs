@@ -101,6 +101,16 @@ pub enum Outcome {
     Interrupted,
 }
 
+impl Outcome {
+    /// How a call that failed on `e` ended: PHP's time limit, or an outage.
+    pub fn failed(e: NodeError) -> Self {
+        match e.cause {
+            Cause::Interrupted => Outcome::Interrupted,
+            _ => Outcome::Unreachable(vec![e]),
+        }
+    }
+}
+
 /// The outcome of one round, with each node's vote.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Round {

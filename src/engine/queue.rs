@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 
 use super::command::{format_int, itoa_buf, resp_pieces, script_call, Command, Op, Script, Wire};
 use super::conn::Limits;
-use super::error::{Cause, NodeError};
+use super::error::Cause;
 use super::keys::Base;
 use super::lease::Outcome;
 use super::resp::Reply;
-use super::round::{exchange, fan_out, Job, Node, Until, Vote};
+use super::round::{ask, exchange, fan_out, Job, Node, Until, Vote};
 use super::wait;
 
 /// How long a hand-off is provisional: a waiter woken but dead never
@@ -335,11 +335,6 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
     }
 }
 
-/// One command to one node, and its answer.
-fn ask(node: &Node, cmd: &Command<'_>, limits: &Limits) -> Vote {
-    fan_out(std::slice::from_ref(node), cmd, limits, Until::All).0.swap_remove(0)
-}
-
 fn confirmed(ttl_ms: i64) -> Outcome {
     Outcome::Confirmed { validity_ms: ttl_ms as f64 }
 }
@@ -367,8 +362,7 @@ pub fn release(node: &Node, key: &[u8], token: &str, place: &Place, limits: &Lim
             wake(std::slice::from_ref(node), key, &base, &text(&head), limits);
             Outcome::Confirmed { validity_ms: 0.0 }
         }
-        Vote::Failed(NodeError { cause: Cause::Interrupted, .. }) => Outcome::Interrupted,
-        Vote::Failed(e) => Outcome::Unreachable(vec![e]),
+        Vote::Failed(e) => Outcome::failed(e),
         _ => Outcome::Refused,
     }
 }

@@ -95,6 +95,11 @@ pub fn fan_out(nodes: &[Node], cmd: &Command<'_>, limits: &Limits, until: Until)
     (votes.into_iter().map(Small::into_first).collect(), ended)
 }
 
+/// One command to one node, and its answer.
+pub fn ask(node: &Node, cmd: &Command<'_>, limits: &Limits) -> Vote {
+    fan_out(std::slice::from_ref(node), cmd, limits, Until::All).0.swap_remove(0)
+}
+
 /// Several commands per node, all nodes at once; waits for every answer
 /// (or each node's deadlines). Returns each node's votes, command by command.
 pub fn exchange(jobs: &[Job<'_>], limits: &Limits) -> Vec<Vec<Vote>> {

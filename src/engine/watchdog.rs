@@ -96,9 +96,8 @@ static TABLE: PerProcess<Table> = PerProcess::new();
 
 /// Renews `renewal` from now on (its lock was just taken); returns its id.
 pub fn start(renewal: Renewal) -> u64 {
-    // Compute the script's digest here: a fork must never copy it half made.
-    let _ = super::command::Command { op: super::command::Op::Extend { ttl_ms: 1 }, key: b"", token: "" }
-        .pack(super::command::Wire::Sha);
+    // The thread's script digest is computed here: a fork must never copy it half made.
+    super::command::prepare_extend();
     let now = Instant::now();
     let ttl = Duration::from_millis(renewal.ttl_ms.max(1) as u64);
     let (id, thread) = TABLE.with(|t| {

@@ -185,12 +185,18 @@ pub fn flag(name: &CStr) -> bool {
 
 /// A timeout setting: at least 1 ms; values above `MAX_SECONDS` are clamped.
 fn seconds(name: &CStr) -> Result<Duration> {
+    setting(name, "a number of seconds of at least 0.001", |v| {
+        v.parse::<f64>().ok().filter(|s| *s >= 0.001).and_then(clamped_seconds)
+    })
+}
+
+/// A setting's trimmed value as `parse` reads it, or a ValueError saying
+/// what it must be.
+fn setting<T>(name: &CStr, must_be: &str, parse: impl FnOnce(&str) -> Option<T>) -> Result<T> {
     let raw = raw(name);
     let v = String::from_utf8_lossy(&raw);
     let v = v.trim();
-    v.parse::<f64>().ok().filter(|s| *s >= 0.001).and_then(clamped_seconds).ok_or_else(|| {
-        Fail::Value(format!("{} must be a number of seconds of at least 0.001, \"{v}\" given", name.to_string_lossy()))
-    })
+    parse(v).ok_or_else(|| Fail::Value(format!("{} must be {must_be}, \"{v}\" given", name.to_string_lossy())))
 }
 
 /// Timeouts and TLS settings for new connections, parsed.
@@ -206,22 +212,16 @@ fn parse_limits() -> Result<Limits> {
 
 /// `redis_lock.max_hold`: seconds, 0 for no cap.
 fn parse_max_hold() -> Result<Option<Duration>> {
-    let raw = raw(MAX_HOLD);
-    let v = String::from_utf8_lossy(&raw);
-    let v = v.trim();
-    let secs = v.parse::<f64>().ok().filter(|s| *s >= 0.0).and_then(clamped_seconds).ok_or_else(|| {
-        Fail::Value(format!("{} must be a number of seconds of at least 0 (0: no cap), \"{v}\" given", MAX_HOLD.to_string_lossy()))
+    let secs = setting(MAX_HOLD, "a number of seconds of at least 0 (0: no cap)", |v| {
+        v.parse::<f64>().ok().filter(|s| *s >= 0.0).and_then(clamped_seconds)
     })?;
     Ok((!secs.is_zero()).then_some(secs))
 }
 
 /// `redis_lock.wait_replicas` (0: off) and `redis_lock.wait_timeout`.
 fn parse_replicas() -> Result<Option<Replicas>> {
-    let raw = raw(WAIT_REPLICAS);
-    let v = String::from_utf8_lossy(&raw);
-    let v = v.trim();
-    let wanted = v.parse::<i64>().ok().filter(|n| (0..=1000).contains(n)).ok_or_else(|| {
-        Fail::Value(format!("{} must be a number of replicas from 0 to 1000, \"{v}\" given", WAIT_REPLICAS.to_string_lossy()))
+    let wanted = setting(WAIT_REPLICAS, "a number of replicas from 0 to 1000", |v| {
+        v.parse::<i64>().ok().filter(|n| (0..=1000).contains(n))
     })?;
     if wanted == 0 {
         return Ok(None);

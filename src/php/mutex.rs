@@ -98,15 +98,8 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     let timeout = timeout.get(2)?;
     let lock_second = lock_second.get(3)?;
     let sleep = sleep.get(4)?;
-    if key.is_empty() {
-        return Err(Fail::Arg(1, "must not be empty".into()));
-    }
-    if !timeout.is_finite() {
-        return Err(Fail::Arg(2, "must be a finite number".into()));
-    }
-    if timeout < 0.0 {
-        return Err(Fail::Arg(2, "must be greater than or equal to 0".into()));
-    }
+    let key = non_empty(key)?;
+    check_timeout(2, timeout)?;
     if !(1..=MAX_LOCK_SECONDS).contains(&lock_second) {
         return Err(Fail::Arg(3, format!("must be between 1 and {MAX_LOCK_SECONDS}")));
     }
@@ -181,6 +174,17 @@ pub fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) 
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
     call(server, limits, held::mutex_owner(server, full_key.clone()), full_key)
+}
+
+/// A `$timeout` in seconds: finite and not negative.
+pub fn check_timeout(num: u32, timeout: f64) -> Result<()> {
+    if !timeout.is_finite() {
+        return Err(Fail::Arg(num, "must be a finite number".into()));
+    }
+    if timeout < 0.0 {
+        return Err(Fail::Arg(num, "must be greater than or equal to 0".into()));
+    }
+    Ok(())
 }
 
 pub fn non_empty(key: &[u8]) -> Result<&[u8]> {

@@ -15,7 +15,7 @@ use super::args::{Float, ReqInt, Str};
 use super::errors::{Fail, Result};
 use crate::engine::lease::Outcome;
 use super::ini;
-use super::mutex::{about, answer, failure, node, non_empty, registered, take};
+use super::mutex::{about, answer, check_timeout, failure, node, non_empty, registered, take};
 use crate::engine::held::{self, Held};
 use crate::engine::queue::Place;
 use super::redlock::check_ttl;
@@ -42,12 +42,7 @@ pub fn acquire(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>, timeout: Float<'_>
     let key = non_empty(key)?;
     let token = owner_token(2, owner)?;
     check_ttl(3, ttl)?;
-    if !timeout.is_finite() {
-        return Err(Fail::Arg(4, "must be a finite number".into()));
-    }
-    if timeout < 0.0 {
-        return Err(Fail::Arg(4, "must be greater than or equal to 0".into()));
-    }
+    check_timeout(4, timeout)?;
     let terms = ini::settings().terms(renew)?;
     about(key, |server, limits, mine, full_key| {
         // A key that already holds this owner's token counts as taken (and
