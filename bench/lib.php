@@ -156,6 +156,23 @@ function laravel_store(string $host, int $port): \Illuminate\Cache\RedisStore
     return new \Illuminate\Cache\RedisStore($redis, '', 'default');
 }
 
+/** INFO commandstats (calls per command) and the server's CPU time (µs, user+sys). */
+function redis_snapshot(\Redis $r): array
+{
+    $calls = [];
+    foreach ($r->info('commandstats') as $name => $value) {
+        if (!str_starts_with((string) $name, 'cmdstat_')) {
+            continue;
+        }
+        $text = is_array($value) ? http_build_query($value, '', ',') : (string) $value;
+        if (preg_match('/(?:^|,)calls=(\d+)/', $text, $m)) {
+            $calls[substr((string) $name, 8)] = (int) $m[1];
+        }
+    }
+    $cpu = $r->info('cpu');
+    return ['calls' => $calls, 'cpu_us' => ((float) $cpu['used_cpu_sys'] + (float) $cpu['used_cpu_user']) * 1e6];
+}
+
 /**
  * Saves what a chart of this scenario shows, for bench/charts.py (run by
  * bench/run.sh): "bars" (one value per label) or "grouped" (one value per

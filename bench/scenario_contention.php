@@ -141,23 +141,6 @@ function await_line(string $expect, float $timeoutSeconds, string $errDir): ?str
     return null;
 }
 
-/** INFO commandstats (calls per command) and the server's CPU time (µs, user+sys). */
-function redis_snapshot(\Redis $r): array
-{
-    $calls = [];
-    foreach ($r->info('commandstats') as $name => $value) {
-        if (!str_starts_with((string) $name, 'cmdstat_')) {
-            continue;
-        }
-        $text = is_array($value) ? http_build_query($value, '', ',') : (string) $value;
-        if (preg_match('/(?:^|,)calls=(\d+)/', $text, $m)) {
-            $calls[substr((string) $name, 8)] = (int) $m[1];
-        }
-    }
-    $cpu = $r->info('cpu');
-    return ['calls' => $calls, 'cpu_us' => ((float) $cpu['used_cpu_sys'] + (float) $cpu['used_cpu_user']) * 1e6];
-}
-
 /** How many values of the sorted list $xs are < $t (binary search). */
 function count_below(array $xs, int $t): int
 {

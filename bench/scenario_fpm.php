@@ -256,16 +256,10 @@ CONF);
     return [$nginx, $port];
 }
 
-/** Redis commands the server has run so far (INFO commandstats; the INFO itself included). */
+/** Redis commands the server has run so far, INFO left out. */
 function redis_calls(RedisServer $server): int
 {
-    $n = 0;
-    foreach ($server->client()->info('commandstats') as $stat) {
-        if (preg_match('/calls=(\d+)/', (string) $stat, $m)) {
-            $n += (int) $m[1];
-        }
-    }
-    return $n;
+    return array_sum(array_diff_key(redis_snapshot($server->client())['calls'], ['info' => 0]));
 }
 
 /**
@@ -324,7 +318,7 @@ try {
             $before = array_map(fn (array $pids) => cpu_us_of($pids), $watched);
             $calls = redis_calls($server);
             $run = ab($port, $name, $seconds, $concurrency);
-            $run['commands'] = (redis_calls($server) - $calls - 1) / $run['requests'];
+            $run['commands'] = (redis_calls($server) - $calls) / $run['requests'];
             $run['watch'] = [];
             foreach ($watched as $group => $pids) {
                 $run['watch'][$group] = (cpu_us_of($pids) - $before[$group]) / $run['requests'];

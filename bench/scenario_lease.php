@@ -41,20 +41,6 @@ function rate(callable $cycle, float $seconds): float
     return $n / (($now - $start) / 1e9);
 }
 
-/** [script calls, Redis CPU µs] so far. */
-function redis_counters(\Redis $r): array
-{
-    $stats = $r->info('commandstats');
-    $calls = 0;
-    foreach (['cmdstat_evalsha', 'cmdstat_eval'] as $k) {
-        if (isset($stats[$k]) && preg_match('/calls=(\d+)/', (string) $stats[$k], $m)) {
-            $calls += (int) $m[1];
-        }
-    }
-    $cpu = $r->info('cpu');
-    return [$calls, ((float) $cpu['used_cpu_sys'] + (float) $cpu['used_cpu_user']) * 1e6];
-}
-
 /** CPU µs of this process' renewal thread so far. */
 function renewal_thread_cpu_us(): float
 {
@@ -88,15 +74,16 @@ try {
     for ($i = 0; $i < $locks; $i++) {
         \RedisMutexLock::lock("renewed:$i", 0, 1) || fail('cannot take a renewed lock');
     }
-    [$calls0, $redis0] = redis_counters($client);
+    $before = redis_snapshot($client);
     $thread0 = renewal_thread_cpu_us();
     $t0 = hrtime(true);
     usleep((int) ($renewSeconds * 1e6));
     $elapsed = (hrtime(true) - $t0) / 1e9;
-    [$calls1, $redis1] = redis_counters($client);
+    $after = redis_snapshot($client);
     $thread1 = renewal_thread_cpu_us();
-    // Only renewals run scripts meanwhile (INFO is none).
-    $renewals = max($calls1 - $calls0, 1);
+    // Only renewals run scripts meanwhile.
+    $scripts = fn (array $snap) => ($snap['calls']['evalsha'] ?? 0) + ($snap['calls']['eval'] ?? 0);
+    $renewals = max($scripts($after) - $scripts($before), 1);
     $still = 0;
     for ($i = 0; $i < $locks; $i++) {
         $still += \RedisMutexLock::release("renewed:$i") ? 1 : 0;
@@ -110,7 +97,7 @@ try {
         $us($nested), $us($nested) / $us($plain));
     printf("| one renewal: CPU of the renewal thread | %.1f | %d renewals of %d locks in %.1f s (%.0f expected at every third of a 1 s lease) |\n",
         ($thread1 - $thread0) / $renewals, $renewals, $locks, $elapsed, $expected);
-    printf("| one renewal: CPU of Redis | %.1f | includes Redis' own housekeeping in that time |\n\n", ($redis1 - $redis0) / $renewals);
+    printf("| one renewal: CPU of Redis | %.1f | includes Redis' own housekeeping in that time |\n\n", ($after['cpu_us'] - $before['cpu_us']) / $renewals);
     printf("Medians over %d interleaved rounds of %s s each for the first two rows. All %d renewed locks were still ours at the end: %s.\n\n",
         $rounds, $seconds, $locks, $still === $locks ? 'yes' : "NO ($still)");
     echo 'Machine: ', machine_facts($server), "\n\n";

@@ -236,17 +236,10 @@ final class NativeLockTest extends TestCase
     {
         $lock = new NativeLock($this->name, 30);
         $this->assertTrue($lock->get());
-        $child = Child::run(sprintf('out(var_export((new RedisLock\Laravel\NativeLockProvider())->restoreLock(%s, %s)->release(), true));',
-            var_export($this->name, true), var_export($lock->owner(), true)));
-        $this->assertSame('true', $child->readLine());
-        $child->wait();
+        $this->releaseElsewhere($lock);
         $this->assertSame([], $this->redis->keys());
 
-        $again = $lock->get();
-        if (!$again) {
-            $this->fail('RedisMutexLock::acquire($key, $owner, $ttl) returns false for a free key when this process took it earlier for the same $owner and another process released it (releaseOwner); expected true (the key is free)');
-        }
-        $this->assertTrue($again);
+        $this->assertTrue($lock->get(), 'the key is free: its owner takes it again (RedisMutexLock::acquire() for the same $owner)');
         $lock->release();
     }
 
@@ -254,10 +247,7 @@ final class NativeLockTest extends TestCase
     {
         $lock = new NativeLock($this->name, 30);
         $this->assertTrue($lock->get());
-        $child = Child::run(sprintf('out(var_export((new RedisLock\Laravel\NativeLockProvider())->restoreLock(%s, %s)->release(), true));',
-            var_export($this->name, true), var_export($lock->owner(), true)));
-        $this->assertSame('true', $child->readLine());
-        $child->wait();
+        $this->releaseElsewhere($lock);
         $this->assertSame([], $this->redis->keys());
 
         $start = microtime(true);
@@ -371,10 +361,7 @@ final class NativeLockTest extends TestCase
     {
         $lock = (new NativeLock($this->name, 0))->lease(1);
         $this->assertTrue($lock->get());
-        $child = Child::run(sprintf('out(var_export((new RedisLock\Laravel\NativeLockProvider())->restoreLock(%s, %s)->release(), true));',
-            var_export($this->name, true), var_export($lock->owner(), true)));
-        $this->assertSame('true', $child->readLine());
-        $child->wait();
+        $this->releaseElsewhere($lock);
         usleep(700000); // a renewal (every third of the lease) finds it gone
 
         // Released by its owner elsewhere: no loss to report, just no longer held.
@@ -387,10 +374,7 @@ final class NativeLockTest extends TestCase
     {
         $lock = (new NativeLock($this->name, 0))->lease(1);
         $this->assertTrue($lock->get());
-        $child = Child::run(sprintf('out(var_export((new RedisLock\Laravel\NativeLockProvider())->restoreLock(%s, %s)->release(), true));',
-            var_export($this->name, true), var_export($lock->owner(), true)));
-        $this->assertSame('true', $child->readLine());
-        $child->wait();
+        $this->releaseElsewhere($lock);
         usleep(700000);
 
         try {
@@ -398,10 +382,7 @@ final class NativeLockTest extends TestCase
         } catch (\RedisLockLostException $e) {
             $this->fail('RedisMutexLock::acquire($key, $owner, $ttl, 0, true) of a free key throws RedisLockLostException ("' . $e->getMessage() . '") when this process\'s renewed lock of the same $owner was lost; expected a fresh acquisition (true), as lock() does for a lost lock');
         }
-        if (!$again) {
-            $this->fail('RedisMutexLock::acquire($key, $owner, $ttl, 0, true) of a free key returns false after this process\'s renewed lock of the same $owner was released elsewhere; expected true');
-        }
-        $this->assertTrue($again);
+        $this->assertTrue($again, 'a fresh acquisition of a free key after this process\'s renewed lock was released elsewhere');
         $this->assertSame($lock->owner(), $this->redis->get($this->key()));
         $lock->release();
     }
@@ -464,5 +445,14 @@ final class NativeLockTest extends TestCase
         }
         $server->thaw();
         $this->assertTrue($lock->release());
+    }
+
+    /** Another process releases $lock, knowing its owner (restoreLock()). */
+    private function releaseElsewhere(NativeLock $lock): void
+    {
+        $child = Child::run(sprintf('out(var_export((new RedisLock\Laravel\NativeLockProvider())->restoreLock(%s, %s)->release(), true));',
+            var_export($this->name, true), var_export($lock->owner(), true)));
+        $this->assertSame('true', $child->readLine());
+        $child->wait();
     }
 }
