@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster, replicas and Sentinel are not supported yet: pointed at a read-only replica, at a Cluster node that does not own the key, or at a Sentinel (real servers), RedisMutexLock and RedLock throw a RedisLockException that says so in plain words (no raw reply, no token); a key the Cluster node owns works
+Pointed with a plain redis:// DSN at a read-only replica, at a Cluster node that does not own the key, or at a Sentinel (real servers), RedisMutexLock and RedLock throw a RedisLockException that says so in plain words and names the DSN that fits (no raw reply, no token); a key the Cluster node owns works
 --FILE--
 <?php
 require __DIR__ . '/inc/fake_server.inc';
@@ -16,7 +16,7 @@ $master = RedisServer::start();
 $replica = RedisServer::start(['--replicaof', '127.0.0.1', (string) $master->port]);
 $up = rl_eventually(fn () => (bool) preg_match('/^master_link_status:up\r?$/m', $replica->cmd('INFO', 'replication')), true, 15);
 echo "replica: link up: ", var_export($up, true), "\n";
-$ro = '/^Redis at 127\.0\.0\.1:' . $replica->port . ': the server is a read-only replica \(READONLY .*\); point redis_lock at the master \(Sentinel is not supported yet\)$/';
+$ro = '/^Redis at 127\.0\.0\.1:' . $replica->port . ': the server is a read-only replica \(READONLY .*\); name the master, or its sentinels with a redis-sentinel:\/\/ DSN$/';
 ini_set('redis_lock.server', $replica->dsn());
 $report('replica: RedisMutexLock::lock()', rl_timed(fn () => RedisMutexLock::lock('k'))[0], $ro);
 // An error reply is an outage, not "somebody else holds it": no waiting until $timeout.
@@ -50,7 +50,7 @@ for ($i = 0; $i < 1000 && ($onA === null || $onB === null); $i++) {
 }
 echo "cluster: keys on A and on B found: ", var_export($onA !== null && $onB !== null, true), "\n";
 $moved = '/^Redis at 127\.0\.0\.1:' . $a->port . ': the key belongs to another node of a Redis Cluster \(MOVED \d+ 127\.0\.0\.1:' . $b->port
-    . '\); Redis Cluster is not supported yet$/';
+    . '\); name the cluster with a redis-cluster:\/\/ DSN$/';
 ini_set('redis_lock.server', $a->dsn());
 $report("cluster: RedisMutexLock::lock() of a key on B, through A", rl_timed(fn () => RedisMutexLock::lock($onB))[0], $moved);
 [$r, $secs] = rl_timed(fn () => RedisMutexLock::lock($onB, 3, 20, 10000));

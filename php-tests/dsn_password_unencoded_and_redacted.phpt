@@ -63,7 +63,7 @@ p/a shown: false
 ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
 ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)
 ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)
-ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: unknown query parameter (known: db, user, password)
+ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: unknown query parameter (known: db, user, password, wait_replicas)
 ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: password: invalid %-escape
 ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: the user information must be user:password or :password
 keys left: []

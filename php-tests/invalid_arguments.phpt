@@ -102,10 +102,10 @@ lock no args: ArgumentCountError: RedisMutexLock::lock() expects at least 1 argu
 lock 5 args: ArgumentCountError: RedisMutexLock::lock() expects at most 4 arguments, 5 given
 release no args: ArgumentCountError: RedisMutexLock::release() expects exactly 1 argument, 0 given
 release 2 args: ArgumentCountError: RedisMutexLock::release() expects exactly 1 argument, 2 given
-"localhost:6379": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: expected redis://, rediss:// or unix://
-"http:\/\/127.0.0.1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: expected redis://, rediss:// or unix://
-"redis:\/127.0.0.1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: expected redis://, rediss:// or unix://
-"": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: expected redis://, rediss:// or unix://
+"localhost:6379": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: expected redis://, rediss://, unix://, redis-cluster:// or redis-sentinel://
+"http:\/\/127.0.0.1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: expected redis://, rediss://, unix://, redis-cluster:// or redis-sentinel://
+"redis:\/127.0.0.1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: expected redis://, rediss://, unix://, redis-cluster:// or redis-sentinel://
+"": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: expected redis://, rediss://, unix://, redis-cluster:// or redis-sentinel://
 "redis:\/\/": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: the host is missing
 "redis:\/\/:1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: the host is missing
 "redis:\/\/127.0.0.1:0": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
@@ -114,7 +114,7 @@ release 2 args: ArgumentCountError: RedisMutexLock::release() expects exactly 1 
 "redis:\/\/127.0.0.1:x": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
 "redis:\/\/127.0.0.1\/x": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)
 "redis:\/\/127.0.0.1\/-1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)
-"redis:\/\/127.0.0.1?timeout=1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: unknown query parameter (known: db, user, password)
+"redis:\/\/127.0.0.1?timeout=1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: unknown query parameter (known: db, user, password, wait_replicas)
 "redis:\/\/[::1": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: unclosed [ in the host
 "unix:\/\/relative.sock": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: a unix socket path must be absolute (unix:///path/to.sock)
 "unix:\/\/\/tmp\/x.sock?db=z": ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)

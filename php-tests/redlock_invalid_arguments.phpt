@@ -117,7 +117,7 @@ timeout 0.0: ValueError: RedLock::__construct(): Argument #1 ($servers) entry 0 
 timeout NAN: ValueError: RedLock::__construct(): Argument #1 ($servers) entry 0 has an invalid timeout NAN (expected seconds greater than 0)
 timeout INF: ValueError: RedLock::__construct(): Argument #1 ($servers) entry 0 has an invalid timeout INF (expected seconds greater than 0)
 timeout "x": ValueError: RedLock::__construct(): Argument #1 ($servers) entry 0 must be a DSN string or an array [host, port] or [host, port, timeout]
-DSN without scheme: ValueError: RedLock::__construct(): Argument #1 ($servers) entry 0 is not a valid server: expected redis://, rediss:// or unix://
+DSN without scheme: ValueError: RedLock::__construct(): Argument #1 ($servers) entry 0 is not a valid server: expected redis://, rediss://, unix://, redis-cluster:// or redis-sentinel://
 DSN port 0: ValueError: RedLock::__construct(): Argument #1 ($servers) entry 0 is not a valid server: invalid port (expected 1 to 65535)
 DSN with a password, bad port: ValueError: RedLock::__construct(): Argument #1 ($servers) entry 0 is not a valid server: invalid port (expected 1 to 65535)
 DSN relative unix path: ValueError: RedLock::__construct(): Argument #1 ($servers) entry 0 is not a valid server: a unix socket path must be absolute (unix:///path/to.sock)

@@ -22,7 +22,7 @@ $p = (new ReflectionMethod('RedLock', '__construct'))->getParameters()[0];
 echo "attributes: ", implode(', ', array_map(fn ($a) => $a->getName(), $p->getAttributes())), "\n";
 ?>
 --EXPECTF--
-RedLock::__construct(): Argument #1 ($servers) entry 1 is not a valid server: expected redis://, rediss:// or unix://
+RedLock::__construct(): Argument #1 ($servers) entry 1 is not a valid server: expected redis://, rediss://, unix://, redis-cluster:// or redis-sentinel://
 secret shown: false
 #0 %s(%d): RedLock->__construct(Object(SensitiveParameterValue), 7)
 #1 {main}

@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use super::ownership::Ask;
 use super::queue::QueueOp;
+use super::route::Probe;
 use super::resp::{printable, Reply};
 
 /// A script, sent by its SHA1 once the server has it, else as text.
@@ -66,6 +67,8 @@ pub enum Op<'a> {
     /// `WAIT replicas timeout_ms`: until that many replicas have this
     /// connection's writes (the reply says how many do).
     WaitReplicas { replicas: i64, timeout_ms: i64 },
+    /// A question about the deployment (slot map, master): answered with data.
+    Probe(Probe<'a>),
 }
 
 /// How a command is sent: the plain `SET NX PX` (only for a first acquire),
@@ -90,7 +93,7 @@ impl Command<'_> {
         match self.op {
             Op::Acquire { .. } => Wire::Plain,
             Op::Queue(op) => op.first_wire(),
-            Op::WaitReplicas { .. } => Wire::Plain,
+            Op::WaitReplicas { .. } | Op::Probe(_) => Wire::Plain,
             _ => Wire::Sha,
         }
     }
@@ -127,6 +130,11 @@ impl Command<'_> {
         }
     }
 
+    /// Whether the reply may be an array.
+    pub fn wants_array(&self) -> bool {
+        matches!(self.op, Op::Probe(_))
+    }
+
     pub fn pack(&self, wire: Wire) -> Vec<u8> {
         let mut out = Vec::new();
         self.pack_into(wire, &mut out);
@@ -145,6 +153,7 @@ impl Command<'_> {
                 let (mut n, mut t) = (itoa_buf(), itoa_buf());
                 return resp(out, &[b"WAIT", format_int(&mut n, replicas), format_int(&mut t, timeout_ms)]);
             }
+            Op::Probe(probe) => return probe.pack_into(out),
         };
         let mut ttl_text = itoa_buf();
         let ttl = ttl.map(|t| format_int(&mut ttl_text, t));
@@ -170,6 +179,8 @@ impl Command<'_> {
             Op::WaitReplicas { .. } => {
                 Some(if matches!(reply, Reply::Int(n) if *n >= 0) { Ok(()) } else { Err(format!("unexpected reply to WAIT: {reply:?}")) })
             }
+            // Checked by who asked.
+            Op::Probe(_) => Some(Ok(())),
             _ => None,
         };
         if let Some(checked) = data {
@@ -179,7 +190,7 @@ impl Command<'_> {
     }
 
     /// `text` with our token masked (a command without one, as inspect(), has nothing to mask).
-    fn hide_token(&self, text: &str) -> String {
+    pub fn hide_token(&self, text: &str) -> String {
         match self.token {
             "" => text.to_owned(),
             token => text.replace(token, "<token>"),
@@ -195,6 +206,7 @@ impl Command<'_> {
             Reply::Status(s) => Err(format!("unexpected reply +{}", self.hide_token(&printable(s)))),
             Reply::Bulk(s) => Err(format!("unexpected reply ${}", self.hide_token(&printable(s)))),
             Reply::Error(_) => Err("unexpected error reply".into()),
+            Reply::Array(_) => Err("unexpected array reply".into()),
         }
     }
 }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::net::Stream;
-use super::resp::{Cursor, Reply, MAX_REPLY};
+use super::resp::{Cursor, Reply, MAX_ARRAY, MAX_REPLY};
 
 /// Timeouts and TLS settings in force for new connections.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +57,8 @@ pub struct Conn {
     outbuf: Vec<u8>,
     /// Where the socket is read into (allocated once: no zeroing per read).
     scratch: Box<[u8]>,
-    expect: VecDeque<Expect>,
+    /// What each owed reply is for, and whether it may be an array.
+    expect: VecDeque<(Expect, bool)>,
     /// Who the server is (its run_id, else its address), once asked.
     pub identity: Option<Vec<u8>>,
 }
@@ -88,30 +89,37 @@ impl Conn {
     /// Queues a command and what its reply is for.
     pub fn push(&mut self, packed: &[u8], expect: Expect) {
         self.outbuf.extend_from_slice(packed);
-        self.expect.push_back(expect);
+        self.expect.push_back((expect, false));
     }
 
     /// Queues a command written by `write` and what its reply is for.
     pub fn push_with(&mut self, expect: Expect, write: impl FnOnce(&mut Vec<u8>)) {
         write(&mut self.outbuf);
-        self.expect.push_back(expect);
+        self.expect.push_back((expect, false));
+    }
+
+    /// The reply to the command queued last may be an array.
+    pub fn accept_array(&mut self) {
+        if let Some((_, arrays)) = self.expect.back_mut() {
+            *arrays = true;
+        }
     }
 
     /// Replies still owed to this connection.
     pub fn owed(&self) -> impl Iterator<Item = &Expect> {
-        self.expect.iter()
+        self.expect.iter().map(|(e, _)| e)
     }
 
     /// Nobody waits for the owed answers any more: they are read and skipped.
     pub fn forget_answers(&mut self) {
-        for e in self.expect.iter_mut() {
+        for (e, _) in self.expect.iter_mut() {
             *e = Expect::Skip;
         }
     }
 
     /// The answers owed to commands after number `i` will be skipped.
     pub fn skip_answers_after(&mut self, i: usize) {
-        for e in self.expect.iter_mut() {
+        for (e, _) in self.expect.iter_mut() {
             if matches!(e, Expect::Answer(j) if *j > i) {
                 *e = Expect::Skip;
             }
@@ -142,7 +150,8 @@ impl Conn {
     /// whole reply's worth is buffered: the cutter then rejects it.
     pub fn fill(&mut self) -> io::Result<Fill> {
         let mut got = Fill::Nothing;
-        while self.inbuf.len() <= MAX_REPLY + 64 {
+        let cap = if self.expect.iter().any(|(_, arrays)| *arrays) { MAX_ARRAY } else { MAX_REPLY };
+        while self.inbuf.len() <= cap + 64 {
             match self.stream.read(&mut self.scratch) {
                 Ok(0) => return Ok(if got == Fill::Some { Fill::Some } else { Fill::Closed }),
                 Ok(n) => {
@@ -185,13 +194,13 @@ impl Conn {
     /// The next whole reply and what it is for; `None` until one is in.
     /// Bytes that no owed reply accounts for are an error.
     pub fn next_reply(&mut self) -> Result<Option<(Expect, Reply)>, String> {
-        let Some(&expect) = self.expect.front() else {
+        let Some(&(expect, arrays)) = self.expect.front() else {
             return match self.inbuf.is_empty() {
                 true => Ok(None),
                 false => Err("the server sent a reply nobody asked for".into()),
             };
         };
-        match self.cursor.cut(&self.inbuf)? {
+        match self.cursor.cut(&self.inbuf, arrays)? {
             None => Ok(None),
             Some((reply, len)) => {
                 self.inbuf.drain(..len);

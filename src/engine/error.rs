@@ -21,6 +21,9 @@ pub enum Cause {
     SameServer(String),
     /// The host asked for control back (PHP's time limit fired).
     Interrupted,
+    /// Where the key's server is could not be learned (a Cluster's slot
+    /// map, a Sentinel's master).
+    Unresolved(String),
     /// Fewer replicas than asked for had the lock (or its extension) in
     /// time; a new lock was released then, an extended one is still held.
     Replicas { acked: i64, wanted: i64, within: std::time::Duration, released: bool },
@@ -54,12 +57,13 @@ impl fmt::Display for Cause {
             Cause::Io(e) => write!(f, "connection lost: {e}"),
             Cause::Reply(e) if e.starts_with("MOVED ") || e.starts_with("ASK ") => write!(
                 f,
-                "the key belongs to another node of a Redis Cluster ({e}); Redis Cluster is not supported yet"
+                "the key belongs to another node of a Redis Cluster ({e}); name the cluster with a redis-cluster:// DSN"
             ),
             Cause::Reply(e) if e.starts_with("READONLY") => write!(
                 f,
-                "the server is a read-only replica ({e}); point redis_lock at the master (Sentinel is not supported yet)"
+                "the server is a read-only replica ({e}); name the master, or its sentinels with a redis-sentinel:// DSN"
             ),
+            Cause::Unresolved(e) => f.write_str(e),
             Cause::Reply(e) => write!(f, "error reply: {e}"),
             Cause::Protocol(e) => write!(f, "protocol error: {e}; connection dropped"),
             Cause::SameServer(other) => write!(f, "same Redis server as {other} (not counted twice)"),

@@ -463,7 +463,8 @@ pub fn release_all(limits: &Limits) {
         };
         let cmd = Command { op, key: &lock.key, token: &lock.token };
         for node in &lock.nodes {
-            match per_server.iter_mut().find(|(n, _)| n.server == node.server) {
+            // On a Cluster, each key may live on another master: its own job.
+            match per_server.iter_mut().find(|(n, _)| n.server == node.server && !n.server.is_routed()) {
                 Some((_, cmds)) => cmds.push(cmd),
                 None => {
                     let node = Node { server: node.server.clone(), timeout: limits.read, connect: limits.connect };

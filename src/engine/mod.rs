@@ -14,6 +14,7 @@ pub mod queue;
 pub mod pool;
 pub mod resp;
 pub mod round;
+pub mod route;
 pub mod server;
 pub mod wait;
 pub mod watchdog;

@@ -5,6 +5,7 @@
 //! written. A round costs one round trip (the slowest node that counts), not
 //! N, and one node that never answers costs at most its own timeouts.
 
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use super::command::{is_noscript, Command, Wire};
@@ -14,6 +15,7 @@ use super::error::{Cause, NodeError};
 use super::net::{self, Dial, Dialer, Interest};
 use super::pool;
 use super::resp::{printable, Reply};
+use super::route::{self, Next};
 use super::server::Server;
 use super::wait;
 
@@ -56,7 +58,9 @@ struct Tally {
     pending: usize,
 }
 
-/// One node's part of a round: the commands it gets, in order.
+/// One node's part of a round: the commands it gets, in order. On a Redis
+/// Cluster they all go to the master of the first command's key: they are
+/// for keys of one slot.
 pub struct Job<'a> {
     pub node: &'a Node,
     pub cmds: &'a [Command<'a>],
@@ -67,12 +71,24 @@ enum State {
     /// Logged-in replies still owed before the commands go out.
     LoggingIn(Conn, usize),
     Sent(Conn),
+    /// Told to try again a moment later (`TRYAGAIN`).
+    Pausing(Instant),
     Closed,
 }
 
+/// Redirections, retries and new look-ups one node's commands may take.
+const MAX_HOPS: u32 = 5;
+
 struct Slot<'a> {
     job: &'a Job<'a>,
+    /// The server the commands go to: the node's, or on a Cluster or
+    /// Sentinel deployment the one it names for the key.
+    endpoint: Cow<'a, Server>,
     state: State,
+    /// Redirections and retries so far.
+    hops: u32,
+    /// The next commands go after `ASKING` (an `ASK` redirection).
+    asking: bool,
     /// The connection came from the pool: a break may be staleness, worth one resend.
     reused: bool,
     wires: Small<Wire>,
@@ -139,7 +155,10 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, In
         .iter()
         .map(|job| Slot {
             job,
+            endpoint: Cow::Borrowed(&job.node.server),
             state: State::Closed,
+            hops: 0,
+            asking: false,
             reused: false,
             // Nobody reads the answers of a fire-and-forget round, so a
             // NOSCRIPT would go unseen: scripts go as text (once).
@@ -281,11 +300,16 @@ fn dedupe(slots: &mut [Slot<'_>]) {
 
 impl<'a> Slot<'a> {
     fn label(&self) -> String {
-        self.job.node.server.to_string()
+        self.endpoint.to_string()
     }
 
-    fn server(&self) -> &'a Server {
-        &self.job.node.server
+    fn server(&self) -> &Server {
+        &self.endpoint
+    }
+
+    /// The key the commands are for (where a deployment routes them).
+    fn key(&self) -> &'a [u8] {
+        self.job.cmds.first().map_or(&[][..], |cmd| cmd.key)
     }
 
     fn done(&self) -> bool {
@@ -315,6 +339,15 @@ impl<'a> Slot<'a> {
     }
 
     fn begin(&mut self, ctx: &mut Ctx<'_>) {
+        match route::endpoint(self.job.node, self.key(), ctx.limits) {
+            Ok(endpoint) => self.endpoint = endpoint,
+            Err(why) => return self.fail(Cause::Unresolved(why)),
+        }
+        self.connect(ctx);
+    }
+
+    /// To the endpoint: a pooled connection, else a new one.
+    fn connect(&mut self, ctx: &mut Ctx<'_>) {
         if let Some(why) = down::known(&self.server().addr, self.job.node.connect) {
             let secs = down::REMEMBERED.as_secs();
             return self.fail(Cause::Connect(format!("{why} (a moment ago; not tried again for {secs} s)")));
@@ -352,7 +385,9 @@ impl<'a> Slot<'a> {
             }
             Dial::Failed(why) => {
                 self.state = State::Closed;
-                self.fail(Cause::Connect(why));
+                if !self.look_again(ctx) {
+                    self.fail(Cause::Connect(why));
+                }
             }
             Dial::Ready(stream) => {
                 down::forget(&self.server().addr);
@@ -376,7 +411,13 @@ impl<'a> Slot<'a> {
         }
         for (i, cmd) in self.job.cmds.iter().enumerate() {
             if self.votes[i].is_none() {
+                if self.asking {
+                    conn.push(b"*1\r\n$6\r\nASKING\r\n", Expect::Skip);
+                }
                 ctx.push(&mut conn, i, cmd, self.wires[i], Expect::Answer(i));
+                if cmd.wants_array() {
+                    conn.accept_array();
+                }
             }
         }
         // A blocking command's reply may come that much later.
@@ -398,14 +439,89 @@ impl<'a> Slot<'a> {
     /// run, so they go again, in their idempotent form, on a new connection.
     fn broke(&mut self, why: String, ctx: &mut Ctx<'_>) {
         self.state = State::Closed;
-        if self.reused && self.votes.iter().all(Option::is_none) {
-            self.reused = false;
+        let nothing_answered = self.votes.iter().all(Option::is_none);
+        if nothing_answered {
             for (wire, cmd) in self.wires.iter_mut().zip(self.job.cmds) {
                 *wire = cmd.resend_wire(*wire);
             }
+        }
+        if self.reused && nothing_answered {
+            self.reused = false;
             return self.dial(ctx);
         }
+        // A deployment's master may have moved (a failover).
+        if nothing_answered && self.look_again(ctx) {
+            return;
+        }
+        route::forget(&self.job.node.server);
         self.fail(Cause::Io(why));
+    }
+
+    /// On a deployment whose server for the key could not be reached: learns
+    /// it again and, when it changed, goes there. Whether it did.
+    fn look_again(&mut self, ctx: &mut Ctx<'_>) -> bool {
+        let node = self.job.node;
+        if !node.server.is_routed() || self.hops >= MAX_HOPS {
+            return false;
+        }
+        route::forget(&node.server);
+        match route::endpoint(node, self.key(), ctx.limits) {
+            Ok(endpoint) if endpoint.addr != self.endpoint.addr => {
+                self.hops += 1;
+                self.endpoint = endpoint;
+                self.asking = false;
+                self.reused = false;
+                self.connect(ctx);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Goes on after the error reply `msg` to command `i` the way the
+    /// deployment says (`MOVED`, `ASK`, `TRYAGAIN`, `READONLY`): the answers
+    /// still owed here are skipped (they are redirected too), and the
+    /// commands without an answer go to the new place. Whether it did.
+    fn hop(&mut self, i: usize, msg: &[u8], ctx: &mut Ctx<'_>) -> bool {
+        let node = self.job.node;
+        let Some(next) = route::after_error(&node.server, msg, &self.endpoint.addr) else { return false };
+        if self.hops >= MAX_HOPS {
+            let why = format!("still redirected after {MAX_HOPS} redirections and retries ({})", printable(msg));
+            self.votes[i] = Some(Vote::Failed(NodeError::new(self.label(), Cause::Unresolved(why))));
+            return true;
+        }
+        self.hops += 1;
+        let was_asking = self.asking;
+        if let State::Sent(mut conn) = std::mem::replace(&mut self.state, State::Closed) {
+            conn.skip_answers_after(i);
+            if conn.flush().is_ok() {
+                pool::put(self.server(), ctx.limits, conn);
+            }
+        }
+        self.asking = false;
+        self.reused = false;
+        match next {
+            Next::Moved(addr) => self.endpoint = Cow::Owned(node.server.at(addr)),
+            Next::Ask(addr) => {
+                self.endpoint = Cow::Owned(node.server.at(addr));
+                self.asking = true;
+            }
+            Next::Later => {
+                // After an ASK, the importing node is asked again.
+                self.asking = was_asking;
+                self.state = State::Pausing(Instant::now() + route::pause(self.hops));
+                return true;
+            }
+            Next::Elsewhere => match route::endpoint(node, self.key(), ctx.limits) {
+                Ok(endpoint) => self.endpoint = endpoint,
+                Err(why) => {
+                    self.fail(Cause::Unresolved(why));
+                    return true;
+                }
+            },
+        }
+        self.connect(ctx);
+        true
     }
 
     /// Whether every command is on the wire.
@@ -414,7 +530,11 @@ impl<'a> Slot<'a> {
     }
 
     fn retry_due(&self, now: Instant) -> bool {
-        matches!(&self.state, State::Dialing(_, i) if i.retry_at.is_some_and(|t| t <= now))
+        match &self.state {
+            State::Dialing(_, i) => i.retry_at.is_some_and(|t| t <= now),
+            State::Pausing(until) => *until <= now,
+            _ => false,
+        }
     }
 
     /// What to poll for, and until when.
@@ -423,6 +543,7 @@ impl<'a> Slot<'a> {
             State::Dialing(_, i) => (i.fd, i.events, i.retry_at.map_or(self.connect_by, |t| t.min(self.connect_by))),
             State::LoggingIn(conn, _) => (conn.fd(), events(conn), self.connect_by),
             State::Sent(conn) => (conn.fd(), events(conn), self.reply_by),
+            State::Pausing(until) => (-1, 0, *until),
             State::Closed => (-1, 0, Instant::now()),
         }
     }
@@ -446,9 +567,11 @@ impl<'a> Slot<'a> {
         match &self.state {
             State::Dialing(..) if now >= self.connect_by => {
                 let why = format!("timed out after {} s", node.connect.as_secs_f64());
-                down::remember(&node.server.addr, node.connect, &why);
+                down::remember(&self.endpoint.addr, node.connect, &why);
                 self.state = State::Closed;
-                self.fail(Cause::Connect(why));
+                if !self.look_again(ctx) {
+                    self.fail(Cause::Connect(why));
+                }
             }
             State::LoggingIn(..) if now >= self.connect_by => {
                 self.state = State::Closed;
@@ -498,8 +621,13 @@ impl<'a> Slot<'a> {
 
     /// Advances the slot after poll() reported `revents` (or its retry time came).
     fn progress(&mut self, revents: i16, ctx: &mut Ctx<'_>) {
-        if matches!(self.state, State::Dialing(..)) {
-            return self.advance_dial(ctx);
+        match self.state {
+            State::Dialing(..) => return self.advance_dial(ctx),
+            State::Pausing(_) => {
+                self.state = State::Closed;
+                return self.connect(ctx);
+            }
+            _ => {}
         }
         if revents & libc::POLLOUT != 0 {
             self.flush(ctx);
@@ -596,10 +724,11 @@ impl<'a> Slot<'a> {
                 }
                 return self.flush(ctx);
             }
+            Reply::Error(msg) if self.hop(i, &msg, ctx) => return,
             Reply::Error(msg) => {
                 let auth = msg.starts_with(b"NOAUTH") || msg.starts_with(b"WRONGPASS");
                 // A server may echo the arguments (the token) in its error.
-                let msg = printable(&msg).replace(cmd.token, "<token>");
+                let msg = cmd.hide_token(&printable(&msg));
                 Vote::Failed(NodeError::new(self.label(), if auth { Cause::Auth(msg) } else { Cause::Reply(msg) }))
             }
             reply => match cmd.verdict(&reply) {

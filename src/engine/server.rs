@@ -1,8 +1,11 @@
 //! Where a Redis server is and how to log in: parsed from a DSN
-//! (`redis://`, `rediss://`, `unix://`).
+//! (`redis://`, `rediss://`, `unix://`), or the deployment that says where it
+//! is (`redis-cluster://` seeds, `redis-sentinel://` sentinels and a master
+//! name): then `addr` is the first seed or sentinel and `route` the rest.
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 pub const DEFAULT_PORT: u16 = 6379;
 
@@ -21,6 +24,29 @@ pub struct Server {
     pub user: Option<String>,
     pub password: Option<String>,
     pub db: u32,
+    /// How the server for a key is found (`Direct`: it is `addr`).
+    pub route: Route,
+    /// `wait_replicas=N` of the DSN (over `redis_lock.wait_replicas`).
+    pub wait_replicas: Option<i64>,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Route {
+    Direct,
+    /// A Redis Cluster known by these seed nodes: a key's server is the
+    /// master of its slot.
+    Cluster(Arc<[Addr]>),
+    /// The master that these sentinels name.
+    Sentinel(Arc<Sentinels>),
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Sentinels {
+    pub addrs: Vec<Addr>,
+    pub master: String,
+    /// The sentinels' own login (`sentinel_user=`, `sentinel_password=`).
+    pub user: Option<String>,
+    pub password: Option<String>,
 }
 
 impl Server {
@@ -31,11 +57,26 @@ impl Server {
             user: None,
             password: None,
             db: 0,
+            route: Route::Direct,
+            wait_replicas: None,
         }
     }
 
+    /// The server at `addr`, with this one's TLS and credentials.
+    pub fn at(&self, addr: Addr) -> Self {
+        Self { addr, route: Route::Direct, wait_replicas: None, ..self.clone() }
+    }
+
+    /// Whether the server for a key is looked up (Cluster, Sentinel).
+    pub fn is_routed(&self) -> bool {
+        !matches!(self.route, Route::Direct)
+    }
+
     /// Parses `redis://[user[:password]@]host[:port][/db][?query]`, the same
-    /// with `rediss://` (TLS), or `unix:///path/to.sock[?db=N]`.
+    /// with `rediss://` (TLS), `unix:///path/to.sock[?db=N]`,
+    /// `redis-cluster://[user[:password]@]host:port,host:port[?query]` and
+    /// `redis-sentinel://[user[:password]@]host:port,host:port/master[?query]`
+    /// (`rediss-…` for TLS).
     /// The user information is everything up to the LAST `@`, so a password
     /// may hold unencoded `/ ? @ :`; an `@` after it (in the query) must be
     /// written `%40`. Errors never quote any part of the DSN: it may hold a password.
@@ -49,35 +90,71 @@ impl Server {
             Self::parse_tcp(rest, true)
         } else if let Some(rest) = dsn.strip_prefix("unix://") {
             Self::parse_unix(rest)
+        } else if let Some((kind, tls, rest)) = DEPLOYMENTS.iter().find_map(|&(scheme, kind, tls)| Some((kind, tls, dsn.strip_prefix(scheme)?))) {
+            Self::parse_deployment(rest, kind, tls)
         } else {
-            Err("expected redis://, rediss:// or unix://".into())
+            Err("expected redis://, rediss://, unix://, redis-cluster:// or redis-sentinel://".into())
         }
     }
 
     fn parse_tcp(rest: &str, tls: bool) -> Result<Self, String> {
-        let (userinfo, rest) = match rest.rsplit_once('@') {
-            Some((userinfo, rest)) => (Some(userinfo), rest),
-            None => (None, rest),
-        };
+        let (userinfo, rest) = split_userinfo(rest);
         let (rest, query) = split_once_or(rest, '?');
         let (hostport, path) = split_once_or(rest, '/');
         let (host, port) = split_host_port(hostport)?;
         let mut server = Self::tcp(&host, port);
         server.tls = tls;
-        if let Some(userinfo) = userinfo {
-            let (user, password) = userinfo
-                .split_once(':')
-                .ok_or("the user information must be user:password or :password")?;
-            if !user.is_empty() {
-                server.user = Some(percent_decode(user).map_err(|e| format!("user name: {e}"))?);
-            }
-            server.password = Some(percent_decode(password).map_err(|e| format!("password: {e}"))?);
-        }
+        server.log_in_as(userinfo)?;
         if !path.is_empty() {
             server.db = parse_db(path)?;
         }
-        server.apply_query(query)?;
+        server.apply_query(query, &mut [])?;
         Ok(server)
+    }
+
+    /// A cluster's seeds, or sentinels and the master's name.
+    fn parse_deployment(rest: &str, kind: Kind, tls: bool) -> Result<Self, String> {
+        let (userinfo, rest) = split_userinfo(rest);
+        let (rest, query) = split_once_or(rest, '?');
+        let (hosts, path) = split_once_or(rest, '/');
+        let mut addrs = Vec::new();
+        for hostport in hosts.split(',') {
+            let (host, port) = split_host_port(hostport)?;
+            addrs.push(Addr::Tcp { host, port });
+        }
+        let first = addrs.first().cloned().ok_or("the host is missing")?;
+        let mut server = Self { addr: first, tls, ..Self::tcp("", 0) };
+        server.log_in_as(userinfo)?;
+        let mut sentinels = Sentinels { addrs, master: String::new(), user: None, password: None };
+        match kind {
+            Kind::Cluster => {
+                if !path.is_empty() {
+                    return Err("a cluster DSN names no database (a cluster has only database 0)".into());
+                }
+                server.route = Route::Cluster(sentinels.addrs.into());
+                server.apply_query(query, &mut [])?;
+            }
+            Kind::Sentinel => {
+                sentinels.master = percent_decode(path)?;
+                if sentinels.master.is_empty() {
+                    return Err("the master name is missing (redis-sentinel://host:port/name)".into());
+                }
+                server.apply_query(query, &mut [("sentinel_user", &mut sentinels.user), ("sentinel_password", &mut sentinels.password)])?;
+                server.route = Route::Sentinel(Arc::new(sentinels));
+            }
+        }
+        Ok(server)
+    }
+
+    /// `user:password` or `:password` of the user information, if any.
+    fn log_in_as(&mut self, userinfo: Option<&str>) -> Result<(), String> {
+        let Some(userinfo) = userinfo else { return Ok(()) };
+        let (user, password) = userinfo.split_once(':').ok_or("the user information must be user:password or :password")?;
+        if !user.is_empty() {
+            self.user = Some(percent_decode(user).map_err(|e| format!("user name: {e}"))?);
+        }
+        self.password = Some(percent_decode(password).map_err(|e| format!("password: {e}"))?);
+        Ok(())
     }
 
     fn parse_unix(rest: &str) -> Result<Self, String> {
@@ -90,35 +167,78 @@ impl Server {
             return Err(NUL_BYTES.into());
         }
         let mut server = Self { addr: Addr::Unix(PathBuf::from(path)), ..Self::tcp("", 0) };
-        server.apply_query(query)?;
+        server.apply_query(query, &mut [])?;
         Ok(server)
     }
 
-    /// `db=N`, `user=…`, `password=…` query parameters.
-    fn apply_query(&mut self, query: &str) -> Result<(), String> {
+    /// `db=N`, `user=…`, `password=…`, `wait_replicas=N` query parameters,
+    /// and the `extra` ones a kind of DSN has.
+    fn apply_query(&mut self, query: &str, extra: &mut [(&str, &mut Option<String>)]) -> Result<(), String> {
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             match name {
-                "db" => self.db = parse_db(value)?,
+                "db" if !self.is_cluster() => self.db = parse_db(value)?,
                 "user" => self.user = Some(percent_decode(value)?),
                 "password" => self.password = Some(percent_decode(value)?),
-                _ => return Err("unknown query parameter (known: db, user, password)".into()),
+                "wait_replicas" => self.wait_replicas = Some(parse_replicas(value)?),
+                _ => match extra.iter_mut().find(|(known, _)| *known == name) {
+                    Some((_, slot)) => **slot = Some(percent_decode(value)?),
+                    None => {
+                        let mut known = vec!["user", "password", "wait_replicas"];
+                        if !self.is_cluster() {
+                            known.insert(0, "db");
+                        }
+                        known.extend(extra.iter().map(|(name, _)| *name));
+                        return Err(format!("unknown query parameter (known: {})", known.join(", ")));
+                    }
+                },
             }
         }
         Ok(())
     }
 
-    /// Whether two entries point at the same Redis process (same address),
-    /// whatever database or credentials they use.
+    fn is_cluster(&self) -> bool {
+        matches!(self.route, Route::Cluster(_))
+    }
+
+    /// Whether two entries point at the same Redis process (same address,
+    /// or the same first seed or sentinel), whatever database or
+    /// credentials they use.
     pub fn same_place(&self, other: &Server) -> bool {
         self.addr == other.addr
     }
 }
 
-/// `host:port`, `[v6]:port` or the socket path: what error messages show.
+#[derive(Clone, Copy)]
+enum Kind {
+    Cluster,
+    Sentinel,
+}
+
+const DEPLOYMENTS: [(&str, Kind, bool); 4] = [
+    ("redis-cluster://", Kind::Cluster, false),
+    ("rediss-cluster://", Kind::Cluster, true),
+    ("redis-sentinel://", Kind::Sentinel, false),
+    ("rediss-sentinel://", Kind::Sentinel, true),
+];
+
+/// `host:port`, `[v6]:port` or the socket path: what error messages show;
+/// `cluster h1:p1,h2:p2` and `master NAME of sentinels h1:p1,h2:p2` for
+/// the deployments.
 impl fmt::Display for Server {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.addr {
+        let list = |addrs: &[Addr]| addrs.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+        match &self.route {
+            Route::Direct => write!(f, "{}", self.addr),
+            Route::Cluster(seeds) => write!(f, "cluster {}", list(seeds)),
+            Route::Sentinel(s) => write!(f, "master {} of sentinels {}", s.master, list(&s.addrs)),
+        }
+    }
+}
+
+impl fmt::Display for Addr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Addr::Tcp { host, port } if host.contains(':') => write!(f, "[{host}]:{port}"),
             Addr::Tcp { host, port } => write!(f, "{host}:{port}"),
             Addr::Unix(path) => write!(f, "{}", path.display()),
@@ -135,7 +255,7 @@ impl fmt::Debug for Server {
 
 /// The DSN for display: everything between `//` and the last `@` (user and
 /// password, whatever they contain) becomes `***`, and so does the value of
-/// every `password=` query parameter after it.
+/// every `password=` and `sentinel_password=` query parameter after it.
 pub fn redact(dsn: &str) -> String {
     let (head, rest) = match dsn.split_once("//") {
         Some((scheme, rest)) => (format!("{scheme}//"), rest),
@@ -148,8 +268,11 @@ pub fn redact(dsn: &str) -> String {
     let (main, query) = split_once_or(rest, '?');
     let mut out = format!("{head}{masked}{main}");
     if rest.contains('?') {
-        let params: Vec<&str> =
-            query.split('&').map(|p| if p.starts_with("password=") { "password=***" } else { p }).collect();
+        let params: Vec<String> =
+            query.split('&').map(|p| match p.split_once('=') {
+                Some((name @ ("password" | "sentinel_password"), _)) => format!("{name}=***"),
+                _ => p.to_owned(),
+            }).collect();
         out.push('?');
         out.push_str(&params.join("&"));
     }
@@ -158,6 +281,14 @@ pub fn redact(dsn: &str) -> String {
 
 /// Why a DSN, host or path with a NUL byte is refused (PHP's wording).
 pub const NUL_BYTES: &str = "must not contain any null bytes (\\0)";
+
+/// The user information (up to the last `@`) and the rest.
+fn split_userinfo(rest: &str) -> (Option<&str>, &str) {
+    match rest.rsplit_once('@') {
+        Some((userinfo, rest)) => (Some(userinfo), rest),
+        None => (None, rest),
+    }
+}
 
 fn split_once_or(s: &str, sep: char) -> (&str, &str) {
     s.split_once(sep).unwrap_or((s, ""))
@@ -197,6 +328,14 @@ fn parse_db(s: &str) -> Result<u32, String> {
     match s.parse::<u32>() {
         Ok(db) if s.bytes().all(|b| b.is_ascii_digit()) => Ok(db),
         _ => Err(format!("invalid database index (expected 0 to {})", u32::MAX)),
+    }
+}
+
+/// `wait_replicas=N`, 0 (off) to 1000.
+fn parse_replicas(s: &str) -> Result<i64, String> {
+    match s.parse::<i64>() {
+        Ok(n) if (0..=1000).contains(&n) && s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err("invalid wait_replicas (expected 0 to 1000)".into()),
     }
 }
 
@@ -303,6 +442,47 @@ mod tests {
         ] {
             assert_eq!(redact(dsn), want, "{dsn}");
         }
+    }
+
+    #[test]
+    fn parses_cluster_and_sentinel_dsns() {
+        let s = Server::parse("redis-cluster://u:p%40ss@10.0.0.1:7000,[::1]:7001,h?wait_replicas=1").unwrap();
+        let seeds: Vec<String> = match &s.route {
+            Route::Cluster(seeds) => seeds.iter().map(ToString::to_string).collect(),
+            _ => panic!("not a cluster"),
+        };
+        assert_eq!(seeds, ["10.0.0.1:7000", "[::1]:7001", "h:6379"]);
+        assert_eq!((s.user.as_deref(), s.password.as_deref(), s.wait_replicas, s.tls), (Some("u"), Some("p@ss"), Some(1), false));
+        assert_eq!(s.to_string(), "cluster 10.0.0.1:7000,[::1]:7001,h:6379");
+        assert!(Server::parse("rediss-cluster://h:1").unwrap().tls);
+
+        let s = Server::parse("redis-sentinel://:pw@s1:26379,s2:26380/my%20master?db=2&sentinel_password=sp").unwrap();
+        let Route::Sentinel(sentinels) = &s.route else { panic!("not sentinel") };
+        assert_eq!((sentinels.master.as_str(), sentinels.password.as_deref(), sentinels.user.as_deref()), ("my master", Some("sp"), None));
+        assert_eq!((s.password.as_deref(), s.db), (Some("pw"), 2));
+        assert_eq!(s.to_string(), "master my master of sentinels s1:26379,s2:26380");
+        let endpoint = s.at(Addr::Tcp { host: "m".into(), port: 1 });
+        assert_eq!((endpoint.to_string(), endpoint.password.as_deref(), endpoint.db, endpoint.is_routed()), ("m:1".into(), Some("pw"), 2, false));
+        assert!(s.is_routed() && !Server::parse("redis://h").unwrap().is_routed());
+    }
+
+    #[test]
+    fn rejects_malformed_deployment_dsns() {
+        for (dsn, want) in [
+            ("redis-cluster://h:1/0", "a cluster has only database 0"),
+            ("redis-cluster://h:1?db=1", "unknown query parameter (known: user, password, wait_replicas)"),
+            ("redis-cluster://h:1,,h:2", "host is missing"),
+            ("redis-cluster://h:1,h:0", "invalid port"),
+            ("redis-sentinel://s:1", "master name is missing"),
+            ("redis-sentinel://s:1/m?x=1", "(known: db, user, password, wait_replicas, sentinel_user, sentinel_password)"),
+            ("redis://h?wait_replicas=1001", "invalid wait_replicas (expected 0 to 1000)"),
+            ("redis://h?wait_replicas=-1", "invalid wait_replicas"),
+            ("redis-clusters://h", "expected redis://"),
+        ] {
+            let err = Server::parse(dsn).unwrap_err();
+            assert!(err.contains(want), "{dsn}: {err}");
+        }
+        assert_eq!(redact("redis-sentinel://:pw@s:1/m?sentinel_password=sp&db=1"), "redis-sentinel://***@s:1/m?sentinel_password=***&db=1");
     }
 
     #[test]

@@ -82,8 +82,9 @@ pub struct Settings {
     pub auto_renew: bool,
     /// `redis_lock.max_hold` (`None`: no cap).
     pub max_hold: std::result::Result<Option<Duration>, String>,
-    /// `redis_lock.wait_replicas` and `redis_lock.wait_timeout` (`None`: off).
-    pub replicas: std::result::Result<Option<Replicas>, String>,
+    /// `redis_lock.wait_replicas` (0: off) and `redis_lock.wait_timeout`.
+    wait_replicas: std::result::Result<i64, String>,
+    wait_timeout: std::result::Result<Duration, String>,
 }
 
 impl Settings {
@@ -99,8 +100,20 @@ impl Settings {
     /// The terms of a RedisMutexLock acquisition: renewals (as `renew()`)
     /// and replica acknowledgement.
     pub fn terms(&self, renew: Option<bool>) -> Result<Terms> {
-        let replicas = self.replicas.clone().map_err(Fail::Value)?;
-        Ok(Terms { renew: self.renew(renew)?, replicas })
+        Ok(Terms { renew: self.renew(renew)?, replicas: self.replicas()? })
+    }
+
+    /// Replica acknowledgement for `redis_lock.server`: its DSN's
+    /// `wait_replicas=N`, else `redis_lock.wait_replicas` (`None`: off).
+    pub fn replicas(&self) -> Result<Option<Replicas>> {
+        let wanted = match self.server.as_ref().ok().and_then(|s| s.wait_replicas) {
+            Some(wanted) => wanted,
+            None => self.wait_replicas.clone().map_err(Fail::Value)?,
+        };
+        if wanted == 0 {
+            return Ok(None);
+        }
+        Ok(Some(Replicas { wanted, within: self.wait_timeout.clone().map_err(Fail::Value)? }))
     }
 }
 
@@ -124,7 +137,8 @@ pub fn settings() -> Arc<Settings> {
         reentrant: flag(REENTRANT),
         auto_renew: flag(AUTO_RENEW),
         max_hold: parse_max_hold().map_err(message),
-        replicas: parse_replicas().map_err(message),
+        wait_replicas: parse_wait_replicas().map_err(message),
+        wait_timeout: seconds(WAIT_TIMEOUT).map_err(message),
     });
     *cache = Some((seen, settings.clone()));
     settings
@@ -218,15 +232,9 @@ fn parse_max_hold() -> Result<Option<Duration>> {
     Ok((!secs.is_zero()).then_some(secs))
 }
 
-/// `redis_lock.wait_replicas` (0: off) and `redis_lock.wait_timeout`.
-fn parse_replicas() -> Result<Option<Replicas>> {
-    let wanted = setting(WAIT_REPLICAS, "a number of replicas from 0 to 1000", |v| {
-        v.parse::<i64>().ok().filter(|n| (0..=1000).contains(n))
-    })?;
-    if wanted == 0 {
-        return Ok(None);
-    }
-    Ok(Some(Replicas { wanted, within: seconds(WAIT_TIMEOUT)? }))
+/// `redis_lock.wait_replicas` (0: off).
+fn parse_wait_replicas() -> Result<i64> {
+    setting(WAIT_REPLICAS, "a number of replicas from 0 to 1000", |v| v.parse::<i64>().ok().filter(|n| (0..=1000).contains(n)))
 }
 
 /// `redis_lock.server`, parsed.

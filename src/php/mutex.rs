@@ -209,7 +209,7 @@ fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
     if !(1..=MAX_LOCK_SECONDS).contains(&lock_second) {
         return Err(Fail::Arg(2, format!("must be between 1 and {MAX_LOCK_SECONDS}")));
     }
-    let replicas = ini::settings().replicas.clone().map_err(Fail::Value)?;
+    let replicas = ini::settings().replicas()?;
     about(key, |server, limits, owner, _| match registered(&owner, server) {
         Some(lock) => {
             let extended = held::extend(&owner, &lock, lock_second * 1000, replicas, limits);

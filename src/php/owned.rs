@@ -76,7 +76,7 @@ pub fn extend(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
     let key = non_empty(key)?;
     let token = owner_token(2, owner)?;
     check_ttl(3, ttl)?;
-    let replicas = ini::settings().replicas.clone().map_err(Fail::Value)?;
+    let replicas = ini::settings().replicas()?;
     about(key, |server, limits, mine, full_key| {
         let lock = lock_of(token, server, limits, &mine, full_key);
         answer(held::extend(&mine, &lock, ttl, replicas, limits).unwrap_or(Outcome::Refused))

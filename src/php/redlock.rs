@@ -206,6 +206,9 @@ fn members(servers: &ZendHashTable) -> Result<Vec<Member>> {
 fn member(entry: &Zval) -> std::result::Result<Member, String> {
     if let Some(dsn) = entry.str() {
         let server = Server::parse(dsn).map_err(|e| if e == NUL_BYTES { e } else { format!("is not a valid server: {e}") })?;
+        if server.wait_replicas.is_some() {
+            return Err("must not ask for wait_replicas: a RedLock majority of independent masters does not wait for replicas".into());
+        }
         return Ok(Member { server, timeout: None });
     }
     const SHAPE: &str = "must be a DSN string or an array [host, port] or [host, port, timeout]";
