@@ -3,7 +3,7 @@
 # skipping what is already there. Usage: scripts/deps.sh [build|bench]
 set -euo pipefail
 
-build_pkgs=(php8.2-dev php8.2-cli php8.2-fpm libfcgi-bin clang libclang-dev libssl-dev pkg-config redis-server redis-tools openssl valgrind iproute2 iptables strace
+build_pkgs=(php8.2-dev php8.2-cli php8.2-fpm libfcgi-bin clang libclang-dev libssl-dev pkg-config redis-server redis-tools redis-sentinel openssl valgrind iproute2 iptables strace
             phpunit php-symfony-lock php-illuminate-cache php-illuminate-container php-illuminate-config)
 bench_pkgs=(php-redis php-predis php-symfony-lock php-illuminate-cache php-illuminate-redis apache2-utils nginx-light python3-matplotlib)
 

@@ -26,7 +26,18 @@ pub enum Cause {
     Unresolved(String),
     /// Fewer replicas than asked for had the lock (or its extension) in
     /// time; a new lock was released then, an extended one is still held.
-    Replicas { acked: i64, wanted: i64, within: std::time::Duration, released: bool },
+    Replicas { acked: i64, wanted: i64, within: std::time::Duration, what: Acked },
+}
+
+/// What too few replicas acknowledged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acked {
+    /// A new lock (it was released).
+    Lock,
+    /// An extension (the lock is still held).
+    Extension,
+    /// A fencing token (the lock is still held).
+    Fence,
 }
 
 /// A failure of one server, named as `host:port` (or the unix socket path).
@@ -68,13 +79,15 @@ impl fmt::Display for Cause {
             Cause::Protocol(e) => write!(f, "protocol error: {e}; connection dropped"),
             Cause::SameServer(other) => write!(f, "same Redis server as {other} (not counted twice)"),
             Cause::Interrupted => f.write_str(INTERRUPTED),
-            Cause::Replicas { acked, wanted, within, released } => write!(
-                f,
-                "the {} reached {acked} of the {wanted} replicas redis_lock.wait_replicas asks for within {} s, {}",
-                if *released { "lock" } else { "extension" },
-                within.as_secs_f64(),
-                if *released { "so it was released" } else { "so a failover may undo it (the lock is still held, with the new TTL on the master)" }
-            ),
+            Cause::Replicas { acked, wanted, within, what } => {
+                let (noun, so) = match what {
+                    Acked::Lock => ("lock", "so it was released"),
+                    Acked::Extension => ("extension", "so a failover may undo it (the lock is still held, with the new TTL on the master)"),
+                    Acked::Fence => ("fencing token", "so a failover may issue a smaller one (the lock is still held)"),
+                };
+                let secs = within.as_secs_f64();
+                write!(f, "the {noun} reached {acked} of the {wanted} replicas redis_lock.wait_replicas asks for within {secs} s, {so}")
+            }
         }
     }
 }

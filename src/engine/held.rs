@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::command::{Command, Op};
 use super::conn::Limits;
-use super::error::{Cause, NodeError};
+use super::error::{Acked, Cause, NodeError};
 use super::keys::Base;
 use super::lease::{Lease, Outcome, Patience};
 use super::ownership::{fence_of, Ask, Seen};
@@ -211,7 +211,7 @@ pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, terms:
 /// the acquisition fails with that cause.
 fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits: &Limits) -> Outcome {
     let (Outcome::Confirmed { .. }, Some(replicas)) = (&outcome, replicas) else { return outcome };
-    let Err(failure) = acknowledged(lock, replicas, true, limits) else { return outcome };
+    let Err(failure) = acknowledged(lock, replicas, Acked::Lock, limits) else { return outcome };
     let _quiet = wait::Quiet::begin();
     let_go(lock, limits);
     failure
@@ -220,13 +220,13 @@ fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits:
 /// `WAIT` on the connection that just wrote `lock`'s key: whether
 /// `replicas.wanted` replicas have the write in time; if not, how the call
 /// fails (`new_lock`: it is being released, else it stays held).
-fn acknowledged(lock: &Held, replicas: Replicas, new_lock: bool, limits: &Limits) -> Result<(), Outcome> {
+fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -> Result<(), Outcome> {
     let Replicas { wanted, within } = replicas;
     let timeout_ms = within.as_millis().clamp(1, i64::MAX as u128) as i64;
     match ask(lock, Op::WaitReplicas { replicas: wanted, timeout_ms }, limits)? {
         Reply::Int(acked) if acked < wanted => {
             let server = lock.nodes.first().map(|n| n.server.to_string()).unwrap_or_default();
-            Err(Outcome::failed(NodeError::new(server, Cause::Replicas { acked, wanted, within, released: new_lock })))
+            Err(Outcome::failed(NodeError::new(server, Cause::Replicas { acked, wanted, within, what })))
         }
         // (the reply was checked to be a count)
         _ => Ok(()),
@@ -373,7 +373,7 @@ pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas
         _ => {}
     }
     if let (Outcome::Confirmed { .. }, Some(replicas)) = (&outcome, replicas) {
-        if let Err(failure) = acknowledged(lock, replicas, false, limits) {
+        if let Err(failure) = acknowledged(lock, replicas, Acked::Extension, limits) {
             return Ok(failure);
         }
     }
@@ -382,8 +382,10 @@ pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas
 
 /// The fencing token of `owner`'s hold: issued by Redis at the first call,
 /// remembered after. `None` when this process does not hold the lock (or
-/// Redis says it is no longer ours: then it is forgotten).
-pub fn fence(owner: &Owner, limits: &Limits) -> Result<Option<i64>, Outcome> {
+/// Redis says it is no longer ours: then it is forgotten). With `replicas`,
+/// a token too few replicas have in time is a failure (and asked again
+/// at the next call): a failover could otherwise issue a smaller one.
+pub fn fence(owner: &Owner, replicas: Option<Replicas>, limits: &Limits) -> Result<Option<i64>, Outcome> {
     let Some(lock) = registered(owner) else { return Ok(None) };
     if lock.is_lost() {
         return Ok(None);
@@ -394,6 +396,9 @@ pub fn fence(owner: &Owner, limits: &Limits) -> Result<Option<i64>, Outcome> {
     let base = Base::of(&lock.key);
     let reply = ask(&lock, Op::Own(Ask::Fence { base: &base }), limits)?;
     let fence = fence_of(&reply).map_err(|_| Outcome::Refused)?;
+    if let (Some(_), Some(replicas)) = (fence, replicas) {
+        acknowledged(&lock, replicas, Acked::Fence, limits)?;
+    }
     match fence {
         Some(n) => update(owner, &lock, |h| h.fence = Some(n)),
         None => forget(owner, &lock),

@@ -76,7 +76,7 @@ enum State {
     Closed,
 }
 
-/// Redirections, retries and new look-ups one node's commands may take.
+/// Redirections and new look-ups one node's commands may take.
 const MAX_HOPS: u32 = 5;
 
 struct Slot<'a> {
@@ -85,8 +85,12 @@ struct Slot<'a> {
     /// Sentinel deployment the one it names for the key.
     endpoint: Cow<'a, Server>,
     state: State,
-    /// Redirections and retries so far.
+    /// Redirections and new look-ups so far.
     hops: u32,
+    /// Retries after `TRYAGAIN` (a slot being migrated) so far, and until
+    /// when they may go on.
+    retries: u32,
+    retry_until: Instant,
     /// The next commands go after `ASKING` (an `ASK` redirection).
     asking: bool,
     /// The connection came from the pool: a break may be staleness, worth one resend.
@@ -158,6 +162,8 @@ fn run(jobs: &[Job<'_>], limits: &Limits, until: Until) -> (Vec<Small<Vote>>, In
             endpoint: Cow::Borrowed(&job.node.server),
             state: State::Closed,
             hops: 0,
+            retries: 0,
+            retry_until: now + job.node.connect + job.node.timeout,
             asking: false,
             reused: false,
             // Nobody reads the answers of a fire-and-forget round, so a
@@ -485,12 +491,23 @@ impl<'a> Slot<'a> {
     fn hop(&mut self, i: usize, msg: &[u8], ctx: &mut Ctx<'_>) -> bool {
         let node = self.job.node;
         let Some(next) = route::after_error(&node.server, msg, &self.endpoint.addr) else { return false };
-        if self.hops >= MAX_HOPS {
-            let why = format!("still redirected after {MAX_HOPS} redirections and retries ({})", printable(msg));
+        let pause = route::pause(self.retries);
+        let exhausted = match next {
+            Next::Later => Instant::now() + pause > self.retry_until,
+            _ => self.hops >= MAX_HOPS,
+        };
+        if exhausted {
+            let why = match next {
+                Next::Later => format!("still told to try again after {} retries ({})", self.retries, printable(msg)),
+                _ => format!("still redirected after {MAX_HOPS} redirections ({})", printable(msg)),
+            };
             self.votes[i] = Some(Vote::Failed(NodeError::new(self.label(), Cause::Unresolved(why))));
             return true;
         }
-        self.hops += 1;
+        match next {
+            Next::Later => self.retries += 1,
+            _ => self.hops += 1,
+        }
         let was_asking = self.asking;
         if let State::Sent(mut conn) = std::mem::replace(&mut self.state, State::Closed) {
             conn.skip_answers_after(i);
@@ -509,7 +526,7 @@ impl<'a> Slot<'a> {
             Next::Later => {
                 // After an ASK, the importing node is asked again.
                 self.asking = was_asking;
-                self.state = State::Pausing(Instant::now() + route::pause(self.hops));
+                self.state = State::Pausing(Instant::now() + pause);
                 return true;
             }
             Next::Elsewhere => match route::endpoint(node, self.key(), ctx.limits) {

@@ -326,9 +326,10 @@ fn shown(reply: &Reply) -> String {
     }
 }
 
-/// How long to wait before asking again after `TRYAGAIN` (the n-th time).
+/// How long to wait before asking again after `TRYAGAIN` when `n` retries
+/// were made: 5 ms, doubling up to 80 ms.
 pub fn pause(n: u32) -> Duration {
-    Duration::from_millis(10 << n.min(5))
+    Duration::from_millis(5 << n.min(4))
 }
 
 #[cfg(test)]

@@ -221,8 +221,9 @@ fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
 
 fn fence(key: Str<'_>) -> Result<Option<i64>> {
     let key = non_empty(key.get(1)?)?;
+    let replicas = ini::settings().replicas()?;
     about(key, |server, limits, owner, _| match registered(&owner, server) {
-        Some(_) => held::fence(&owner, limits).map_err(failure),
+        Some(_) => held::fence(&owner, replicas, limits).map_err(failure),
         None => Ok(None),
     })
 }
