@@ -21,6 +21,7 @@ use super::ownership::{fence_of, Ask, Seen};
 use super::per_process::PerProcess;
 use super::queue::{self, Place, QueueOp};
 use super::resp::Reply;
+use super::route;
 use super::round::{self, exchange, Job, Node, Vote};
 use super::server::Server;
 use super::wait;
@@ -225,7 +226,11 @@ fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -
     let timeout_ms = within.as_millis().clamp(1, i64::MAX as u128) as i64;
     match ask(lock, Op::WaitReplicas { replicas: wanted, timeout_ms }, limits)? {
         Reply::Int(acked) if acked < wanted => {
-            let server = lock.nodes.first().map(|n| n.server.to_string()).unwrap_or_default();
+            // The server that was asked (on a Sentinel or Cluster, the one it named).
+            let server = match lock.nodes.first() {
+                Some(node) => route::endpoint(node, &lock.key, limits).map_or_else(|_| node.server.to_string(), |s| s.to_string()),
+                None => String::new(),
+            };
             Err(Outcome::failed(NodeError::new(server, Cause::Replicas { acked, wanted, within, what })))
         }
         // (the reply was checked to be a count)
