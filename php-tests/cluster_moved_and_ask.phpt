@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster slot migration (real nodes, CLUSTER SETSLOT step by step): a lock held while its slot moves is extended and released on the new master after MOVED, and the next call goes there at once (the map was learned again); during a migration a new lock follows ASK to the importing node, a held key still on the source is served there, and after its key moved it follows ASK; a release or a queued lock() (multi-key scripts) retried through TRYAGAIN succeeds once the migration ends; release never lies (another owner's key is untouched)
+Redis Cluster seeds that cannot answer (a black-holed host, a killed server) are passed over within the connect timeout; slot migration (real nodes, CLUSTER SETSLOT step by step): a lock held while its slot moves is extended and released on the new master after MOVED, and the next call goes there at once (the map was learned again); during a migration a new lock follows ASK to the importing node, a held key still on the source is served there, and after its key moved it follows ASK; a release or a queued lock() (multi-key scripts) retried through TRYAGAIN succeeds once the migration ends; release never lies (another owner's key is untouched)
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -8,6 +8,17 @@ require __DIR__ . '/inc/cluster.inc';
 $c = RlCluster::start(3, 0);
 [$m1, $m2, $m3] = $c->masters();
 $names = [$m1->port => 'M1', $m2->port => 'M2', $m3->port => 'M3'];
+// Seeds that cannot answer come first: a host that never answers its SYN and a killed server.
+$hole = RlBlackHole::tcp();
+$dead = RedisServer::start();
+$dead->kill();
+ini_set('redis_lock.connect_timeout', '0.2');
+ini_set('redis_lock.server', "redis-cluster://127.0.0.1:{$hole->port},127.0.0.1:{$dead->port},127.0.0.1:{$m2->port}");
+[$r, $secs] = rl_timed(fn () => RedisMutexLock::lock('seeds') && RedisMutexLock::release('seeds'));
+echo "a black-holed and a killed seed first: ", rl_show($r), ", within 0.2..1 s: ", var_export($secs > 0.19 && $secs < 1, true);
+[$r, $secs] = rl_timed(fn () => RedisMutexLock::lock('seeds') && RedisMutexLock::release('seeds'));
+echo "; again (the map is known): ", rl_show($r), ", < 0.1 s: ", var_export($secs < 0.1, true), "\n";
+ini_set('redis_lock.connect_timeout', '1');
 ini_set('redis_lock.server', $c->dsn([$m1]));
 $where = function (string $K) use ($c, $names): string {
     $on = [];
@@ -94,6 +105,7 @@ echo "release: ", var_export(RedisMutexLock::release($fresh), true), "\n";
 echo "keys: ", json_encode(array_merge(...array_map(fn ($m) => preg_grep('/:f$/', $m->keys(), PREG_GREP_INVERT), $c->masters()))), "\n";
 ?>
 --EXPECT--
+a black-holed and a killed seed first: true, within 0.2..1 s: true; again (the map is known): true, < 0.1 s: true
 bool(true)
 after the migration, the key is on: M2
 extend (MOVED to M2): true, PTTL on M2 > 39000: true

@@ -1,5 +1,5 @@
 --TEST--
-Sentinel (real master, replica and 3 sentinels, passwords on both): a redis-sentinel:// DSN resolves the master (verified with ROLE) and locks there; wait_replicas=1 in the DSN makes each lock wait for the replica; errors name what went wrong with passwords masked; SENTINEL FAILOVER while 4 processes contend and increment a counter under lock($key, 10): the calls follow the new master, and with replica acknowledgement no update is lost (without it, the lost updates are counted); a renewed lock survives the failover and fences keep increasing
+Sentinel (real master, replica and 3 sentinels, passwords on both): a redis-sentinel:// DSN resolves the master (verified with ROLE) and locks there, passing over sentinels that cannot answer; wait_replicas=1 in the DSN makes each lock wait for the replica; errors name what went wrong with passwords masked; SENTINEL FAILOVER while 4 processes contend and increment a counter under lock($key, 10): the calls follow the new master, and with replica acknowledgement no update is lost (without it, the lost updates are counted); a renewed lock survives the failover and fences keep increasing
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -27,6 +27,19 @@ echo "wrong sentinel password: ", $try($s->dsn('sentinel_password=hunter2')), "\
 echo "no sentinel up: ", $try('redis-sentinel://127.0.0.1:' . rl_free_port() . '/mymaster'), "\n";
 echo "a master, not a sentinel: ", $try("redis-sentinel://:x@127.0.0.1:{$first->port}/mymaster"), "\n";
 echo "a cluster DSN at a plain server, wrong password: ", $try("redis-cluster://:hunter2@127.0.0.1:{$first->port}"), "\n";
+
+// Sentinels that cannot answer come first: a host that never answers its SYN and a killed server.
+$hole = RlBlackHole::tcp();
+$dead = RedisServer::start();
+$dead->kill();
+ini_set('redis_lock.connect_timeout', '0.2');
+$dsn = $s->dsn($sp);
+$at = strrpos($dsn, '@') + 1; // after the user information (the password has an @ too)
+$dsn = substr($dsn, 0, $at) . "127.0.0.1:{$hole->port},127.0.0.1:{$dead->port}," . substr($dsn, $at);
+$r = rl_timed(fn () => $try($dsn, 'passed-over'));
+echo "a black-holed and a killed sentinel first: {$r[0]}, within 0.2..1 s: ", var_export($r[1] > 0.19 && $r[1] < 1, true), "\n";
+var_dump(RedisMutexLock::release('passed-over'));
+ini_set('redis_lock.connect_timeout', '1');
 
 // wait_replicas=1 in the DSN: WAIT after the acquisition; the replica has the lock when lock() returns.
 $first->cmd('CONFIG', 'RESETSTAT');
@@ -116,6 +129,8 @@ wrong sentinel password: RedisLockException: Redis at master mymaster of sentine
 no sentinel up: RedisLockException: Redis at master mymaster of sentinels host:unknown: no sentinel named a master of mymaster that answers as one: Redis at host:unknown: cannot connect: Connection refused (os error 111) (at once)
 a master, not a sentinel: RedisLockException: Redis at master mymaster of sentinels host:M: no sentinel named a master of mymaster that answers as one: host:M is not a sentinel (ERR unknown command 'SENTINEL', with args beginning with: 'GET-MASTER-ADDR-BY-NAME' 'mymaster' ) (at once)
 a cluster DSN at a plain server, wrong password: RedisLockException: Redis at cluster host:M: the slot map could not be learned: Redis at host:M: authentication failed: WRONGPASS invalid username-password pair or user is disabled. (at once)
+a black-holed and a killed sentinel first: true, within 0.2..1 s: true
+bool(true)
 wait_replicas=1: true, WAIT calls: 1, on the replica: true
 bool(true)
 bool(true)
