@@ -130,6 +130,13 @@ impl Command<'_> {
         }
     }
 
+    /// Whether the command means something only on the connection that
+    /// sent the commands before it (`WAIT` counts the replicas that have
+    /// that connection's writes): never sent on another one, nor elsewhere.
+    pub fn bound_to_connection(&self) -> bool {
+        matches!(self.op, Op::WaitReplicas { .. })
+    }
+
     /// Whether the reply may be an array.
     pub fn wants_array(&self) -> bool {
         matches!(self.op, Op::Probe(_))

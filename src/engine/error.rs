@@ -27,6 +27,8 @@ pub enum Cause {
     /// Fewer replicas than asked for had the lock (or its extension) in
     /// time; a new lock was released then, an extended one is still held.
     Replicas { acked: i64, wanted: i64, within: std::time::Duration, what: Acked },
+    /// The replicas acknowledged a new lock only after its TTL ran out.
+    OutlivedByWait { waited: std::time::Duration },
 }
 
 /// What too few replicas acknowledged.
@@ -79,6 +81,11 @@ impl fmt::Display for Cause {
             Cause::Protocol(e) => write!(f, "protocol error: {e}; connection dropped"),
             Cause::SameServer(other) => write!(f, "same Redis server as {other} (not counted twice)"),
             Cause::Interrupted => f.write_str(INTERRUPTED),
+            Cause::OutlivedByWait { waited } => write!(
+                f,
+                "the lock's TTL ran out while its replicas were awaited ({:.3} s), so it may be another owner's by now; it was not taken",
+                waited.as_secs_f64()
+            ),
             Cause::Replicas { acked, wanted, within, what } => {
                 let (noun, so) = match what {
                     Acked::Lock => ("lock", "so it was released"),

@@ -210,12 +210,33 @@ pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, terms:
 /// connection that took it. When fewer replicas than wanted have it in time
 /// (a failover would hand the lock to another client), it is released and
 /// the acquisition fails with that cause.
+/// The wait may outlast the lock's TTL: then the lock may be someone
+/// else's by now, and it is not reported taken (a quorum's validity, the
+/// same way).
 fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits: &Limits) -> Outcome {
-    let (Outcome::Confirmed { .. }, Some(replicas)) = (&outcome, replicas) else { return outcome };
-    let Err(failure) = acknowledged(lock, replicas, Acked::Lock, limits) else { return outcome };
+    let (Outcome::Confirmed { validity_ms }, Some(replicas)) = (&outcome, replicas) else { return outcome };
+    let start = Instant::now();
+    let failure = match acknowledged(lock, replicas, Acked::Lock, limits) {
+        Ok(()) => {
+            let waited = start.elapsed();
+            if waited.as_secs_f64() * 1000.0 < *validity_ms {
+                return outcome;
+            }
+            Outcome::failed(NodeError::new(endpoint_label(lock, limits), Cause::OutlivedByWait { waited }))
+        }
+        Err(failure) => failure,
+    };
     let _quiet = wait::Quiet::begin();
     let_go(lock, limits);
     failure
+}
+
+/// The server `lock`'s commands go to (on a Sentinel or Cluster, the one it names).
+fn endpoint_label(lock: &Held, limits: &Limits) -> String {
+    match lock.nodes.first() {
+        Some(node) => route::endpoint(node, &lock.key, limits).map_or_else(|_| node.server.to_string(), |s| s.to_string()),
+        None => String::new(),
+    }
 }
 
 /// `WAIT` on the connection that just wrote `lock`'s key: whether
@@ -226,12 +247,7 @@ fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -
     let timeout_ms = within.as_millis().clamp(1, i64::MAX as u128) as i64;
     match ask(lock, Op::WaitReplicas { replicas: wanted, timeout_ms }, limits)? {
         Reply::Int(acked) if acked < wanted => {
-            // The server that was asked (on a Sentinel or Cluster, the one it named).
-            let server = match lock.nodes.first() {
-                Some(node) => route::endpoint(node, &lock.key, limits).map_or_else(|_| node.server.to_string(), |s| s.to_string()),
-                None => String::new(),
-            };
-            Err(Outcome::failed(NodeError::new(server, Cause::Replicas { acked, wanted, within, what })))
+            Err(Outcome::failed(NodeError::new(endpoint_label(lock, limits), Cause::Replicas { acked, wanted, within, what })))
         }
         // (the reply was checked to be a count)
         _ => Ok(()),

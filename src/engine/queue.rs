@@ -24,7 +24,7 @@ use super::command::{format_int, itoa_buf, resp_pieces, script_call, Command, Op
 use super::conn::Limits;
 use super::error::Cause;
 use super::keys::Base;
-use super::lease::Outcome;
+use super::lease::{validity_ms, Outcome};
 use super::resp::Reply;
 use super::round::{ask, exchange, fan_out, Job, Node, Until, Vote};
 use super::wait;
@@ -287,12 +287,14 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }),
             step(QueueOp::Forget { base: &base }),
         ];
+        let sent = Instant::now();
         let votes = exchange(&[Job { node, cmds: &cmds }], limits).swap_remove(0);
         let failure = match (&votes[0], &votes[1]) {
-            (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms), Place { expected: text(next) }),
+            (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms, sent), Place { expected: text(next) }),
             (Vote::Got(Reply::Int(0)), Vote::Got(Reply::Bulk(wake))) if wake == b"h" => {
+                let sent = Instant::now();
                 match ask(node, &step(QueueOp::Confirm { base: &base, ttl_ms, lease_ms }), limits) {
-                    Vote::Got(Reply::Bulk(next)) => return (confirmed(ttl_ms), Place { expected: text(&next) }),
+                    Vote::Got(Reply::Bulk(next)) => return (confirmed(ttl_ms, sent), Place { expected: text(&next) }),
                     Vote::Failed(e) => Some(e),
                     _ => None,
                 }
@@ -335,8 +337,9 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
     }
 }
 
-fn confirmed(ttl_ms: i64) -> Outcome {
-    Outcome::Confirmed { validity_ms: ttl_ms as f64 }
+/// Ours for `ttl_ms` from at the latest when the step that took it was sent.
+fn confirmed(ttl_ms: i64, sent: Instant) -> Outcome {
+    Outcome::Confirmed { validity_ms: validity_ms(ttl_ms, sent.elapsed()) }
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -345,8 +348,9 @@ fn text(bytes: &[u8]) -> String {
 
 /// Leaves the queue; the lock may have been handed to us meanwhile.
 fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, limits: &Limits) -> (Outcome, Place) {
+    let sent = Instant::now();
     match ask(node, &Command { op: Op::Queue(QueueOp::Leave { base, ttl_ms }), key, token }, limits) {
-        Vote::Got(Reply::Bulk(next)) => (confirmed(ttl_ms), Place { expected: text(&next) }),
+        Vote::Got(Reply::Bulk(next)) => (confirmed(ttl_ms, sent), Place { expected: text(&next) }),
         Vote::Failed(e) => (Outcome::Unreachable(vec![e]), Place::default()),
         _ => (Outcome::Refused, Place::default()),
     }

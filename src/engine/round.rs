@@ -313,6 +313,11 @@ impl<'a> Slot<'a> {
         &self.endpoint
     }
 
+    /// Whether a command of the slot may go on no other connection.
+    fn bound(&self) -> bool {
+        self.job.cmds.iter().any(Command::bound_to_connection)
+    }
+
     /// The key the commands are for (where a deployment routes them).
     fn key(&self) -> &'a [u8] {
         self.job.cmds.first().map_or(&[][..], |cmd| cmd.key)
@@ -363,6 +368,9 @@ impl<'a> Slot<'a> {
                 self.reused = true;
                 return self.send(conn, ctx);
             }
+        }
+        if self.bound() {
+            return self.fail(Cause::Io("the connection the lock was taken on is gone".into()));
         }
         self.dial(ctx);
     }
@@ -451,7 +459,7 @@ impl<'a> Slot<'a> {
                 *wire = cmd.resend_wire(*wire);
             }
         }
-        if self.reused && nothing_answered {
+        if self.reused && nothing_answered && !self.bound() {
             self.reused = false;
             return self.dial(ctx);
         }
@@ -467,7 +475,7 @@ impl<'a> Slot<'a> {
     /// it again and, when it changed, goes there. Whether it did.
     fn look_again(&mut self, ctx: &mut Ctx<'_>) -> bool {
         let node = self.job.node;
-        if !node.server.is_routed() || self.hops >= MAX_HOPS {
+        if !node.server.is_routed() || self.hops >= MAX_HOPS || self.bound() {
             return false;
         }
         route::forget(&node.server);
@@ -490,6 +498,10 @@ impl<'a> Slot<'a> {
     /// commands without an answer go to the new place. Whether it did.
     fn hop(&mut self, i: usize, msg: &[u8], ctx: &mut Ctx<'_>) -> bool {
         let node = self.job.node;
+        if self.bound() {
+            route::after_error(&node.server, msg, &self.endpoint.addr);
+            return false;
+        }
         let Some(next) = route::after_error(&node.server, msg, &self.endpoint.addr) else { return false };
         let pause = route::pause(self.retries);
         let exhausted = match next {

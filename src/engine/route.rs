@@ -66,23 +66,32 @@ pub fn endpoint<'n>(node: &'n Node, key: &[u8], limits: &Limits) -> Result<Cow<'
     if !server.is_routed() {
         return Ok(Cow::Borrowed(server));
     }
-    let cached = KNOWN.with(|known| known.iter().find(|e| e.of == *server).map(|e| (e.known.clone(), e.stale)));
-    let known = match cached {
-        Some((known, false)) => known,
-        Some((old, true)) => learn(node, Some(&old), limits).unwrap_or(old),
-        None => learn(node, None, limits)?,
+    let slot = keys::slot(key);
+    // The common case: known, and only the address is copied out.
+    let cached = KNOWN.with(|known| {
+        let entry = known.iter().find(|e| e.of == *server)?;
+        Some((entry.known.addr_for(slot), entry.stale))
+    });
+    let addr = match cached {
+        Some((addr, false)) => addr,
+        Some((addr, true)) => learn(node, limits).map_or(addr, |known| known.addr_for(slot)),
+        None => learn(node, limits)?.addr_for(slot),
     };
-    match &known {
-        Known::Master(addr) => Ok(Cow::Owned(server.at(addr.clone()))),
-        Known::Slots { masters, slots } => {
-            let slot = keys::slot(key);
-            match slots.get(usize::from(slot)).and_then(|&i| masters.get(usize::from(i))) {
-                Some(addr) => Ok(Cow::Owned(server.at(addr.clone()))),
-                None => {
-                    forget(server);
-                    Err(format!("no master serves slot {slot} (the cluster is down, or being set up)"))
-                }
-            }
+    match addr {
+        Some(addr) => Ok(Cow::Owned(server.at(addr))),
+        None => {
+            forget(server);
+            Err(format!("no master serves slot {slot} (the cluster is down, or being set up)"))
+        }
+    }
+}
+
+impl Known {
+    /// The master for `slot`'s keys.
+    fn addr_for(&self, slot: u16) -> Option<Addr> {
+        match self {
+            Known::Master(addr) => Some(addr.clone()),
+            Known::Slots { masters, slots } => slots.get(usize::from(slot)).and_then(|&i| masters.get(usize::from(i))).cloned(),
         }
     }
 }
@@ -174,10 +183,17 @@ pub fn forget(server: &Server) {
 }
 
 /// Asks the deployment where things are, and keeps the answer.
-fn learn(node: &Node, old: Option<&Known>, limits: &Limits) -> Result<Known, String> {
+fn learn(node: &Node, limits: &Limits) -> Result<Known, String> {
     let known = match &node.server.route {
         Route::Direct => return Err("not a deployment".into()),
-        Route::Cluster(seeds) => slot_map(node, seeds, old, limits)?,
+        Route::Cluster(seeds) => {
+            // The masters known so far first: seeds may be gone.
+            let masters = KNOWN.with(|known| match known.iter().find(|e| e.of == node.server).map(|e| &e.known) {
+                Some(Known::Slots { masters, .. }) => masters.clone(),
+                _ => Vec::new(),
+            });
+            slot_map(node, seeds, &masters, limits)?
+        }
         Route::Sentinel(sentinels) => master(node, sentinels, limits)?,
     };
     KNOWN.with(|all| {
@@ -195,11 +211,8 @@ fn probe(node: &Node, server: Server, probe: Probe<'_>, limits: &Limits) -> Vote
 
 /// The slot map, from the masters known so far, then the seeds, until one
 /// answers.
-fn slot_map(node: &Node, seeds: &[Addr], old: Option<&Known>, limits: &Limits) -> Result<Known, String> {
-    let mut asked: Vec<&Addr> = Vec::new();
-    if let Some(Known::Slots { masters, .. }) = old {
-        asked.extend(masters);
-    }
+fn slot_map(node: &Node, seeds: &[Addr], masters: &[Addr], limits: &Limits) -> Result<Known, String> {
+    let mut asked: Vec<&Addr> = masters.iter().collect();
     for seed in seeds {
         if !asked.contains(&seed) {
             asked.push(seed);
