@@ -64,6 +64,36 @@ interface OnNodes
 }
 
 /**
+ * A contender whose servers are the seed nodes of a Redis Cluster: the
+ * worker's check asks the cluster (phpredis RedisCluster) for the key.
+ */
+interface OnCluster
+{
+}
+
+const CLUSTER_KEYS = 1000;
+
+/**
+ * The keys of an OnCluster contender: cycle i locks KEY:k(i mod CLUSTER_KEYS),
+ * keys whose slots lie on every master. redisKey() and key() name the key of
+ * the cycle under way, or of the next one; release() calls nextKey().
+ */
+trait SpreadKeys
+{
+    private int $cycle = 0;
+
+    private function key(): string
+    {
+        return self::KEY . ':k' . ($this->cycle % CLUSTER_KEYS);
+    }
+
+    private function nextKey(): void
+    {
+        $this->cycle++;
+    }
+}
+
+/**
  * acquire()/release() of the symfony/lock contenders: a Lock from
  * $this->factory, as an application uses it.
  */
@@ -251,29 +281,45 @@ final class RedisServer
 
     private $proc;
     private string $pidFile;
+    private string $dataDir;
 
-    private function __construct(public readonly string $host, public readonly int $port, $proc, string $pidFile)
+    private function __construct(public readonly string $host, public readonly int $port, $proc, string $pidFile, string $dataDir)
     {
         $this->proc = $proc;
         $this->pidFile = $pidFile;
+        $this->dataDir = $dataDir;
     }
 
-    public static function start(): self
+    /**
+     * With $cluster, a node of a Redis Cluster still to be joined
+     * (ClusterServers::start()), its cluster bus on a free port of its own.
+     */
+    public static function start(bool $cluster = false): self
     {
         $dir = run_dir();
         for ($attempt = 1; ; $attempt++) {
             $port = free_port();
             $log = "$dir/redis-$port.log";
+            $dataDir = "$dir/redis-$port"; // its own: a cluster node writes its nodes.conf there
+            is_dir($dataDir) || mkdir($dataDir, 0700) || fail("cannot create $dataDir");
             $cmd = ['redis-server', '--bind', '127.0.0.1', '--port', (string) $port,
                 '--save', '', '--appendonly', 'no', '--daemonize', 'no',
-                '--dir', $dir, '--logfile', $log];
+                '--dir', $dataDir, '--logfile', $log];
+            if ($cluster) {
+                // The bus port defaults to port + 10000, which may be taken or above 65535.
+                do {
+                    $busPort = free_port();
+                } while ($busPort === $port);
+                array_push($cmd, '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
+                    '--cluster-node-timeout', '5000', '--cluster-port', (string) $busPort);
+            }
             $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', $log, 'a']], $pipes);
             if ($proc === false) {
                 fail('cannot run redis-server');
             }
             $pidFile = "$dir/redis-$port.pid";
             file_put_contents($pidFile, (string) proc_get_status($proc)['pid']);
-            $server = new self('127.0.0.1', $port, $proc, $pidFile);
+            $server = new self('127.0.0.1', $port, $proc, $pidFile, $dataDir);
             if (count(self::$running) === 0) {
                 register_shutdown_function([self::class, 'stopAll']);
             }
@@ -348,6 +394,8 @@ final class RedisServer
         }
         proc_close($this->proc);
         @unlink($this->pidFile);
+        array_map('unlink', glob("{$this->dataDir}/*") ?: []);
+        @rmdir($this->dataDir);
     }
 
     public static function stopAll(): void
@@ -355,6 +403,152 @@ final class RedisServer
         foreach (self::$running as $server) {
             $server->stop();
         }
+    }
+}
+
+/**
+ * A throwaway Redis Cluster of this process: $masters RedisServer nodes in
+ * cluster mode, no replicas, joined by redis-cli --cluster create. Its nodes
+ * stop with the other servers (RedisServer::stopAll()).
+ */
+final class ClusterServers
+{
+    /** @param list<RedisServer> $nodes */
+    private function __construct(public readonly array $nodes)
+    {
+    }
+
+    /** Starts and joins the nodes; returns once every node says cluster_state:ok. */
+    public static function start(int $masters = 3): self
+    {
+        $nodes = [];
+        for ($i = 0; $i < $masters; $i++) {
+            $nodes[] = RedisServer::start(true);
+        }
+        $cluster = new self($nodes);
+        $log = run_dir() . "/cluster-create-{$nodes[0]->port}.log";
+        $cmd = ['redis-cli', '--cluster', 'create', ...$cluster->seeds(), '--cluster-replicas', '0', '--cluster-yes'];
+        $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', $log, 'w'], 2 => ['file', $log, 'a']], $pipes);
+        if ($proc === false) {
+            fail('cannot run redis-cli');
+        }
+        $until = microtime(true) + 30;
+        while (($status = proc_get_status($proc))['running'] && microtime(true) < $until) {
+            usleep(20_000);
+        }
+        if ($status['running']) {
+            proc_terminate($proc, 9);
+        }
+        proc_close($proc);
+        if ($status['running'] || $status['exitcode'] !== 0) {
+            fail(($status['running'] ? 'redis-cli --cluster create did not finish within 30 s' : 'redis-cli --cluster create failed')
+                . ":\n" . @file_get_contents($log));
+        }
+        foreach ($nodes as $node) {
+            $r = $node->client();
+            while (!str_contains($info = (string) $r->rawCommand('CLUSTER', 'INFO'), 'cluster_state:ok')) {
+                microtime(true) < $until || fail("node {$node->host}:{$node->port} is not cluster_state:ok after 30 s:\n$info");
+                usleep(50_000);
+            }
+            $r->close();
+        }
+        return $cluster;
+    }
+
+    /** @return list<string> host:port of every node */
+    public function seeds(): array
+    {
+        return array_map(fn (RedisServer $n) => "{$n->host}:{$n->port}", $this->nodes);
+    }
+
+    public function dsn(): string
+    {
+        return 'redis-cluster://' . implode(',', $this->seeds());
+    }
+
+    /** @return list<int> */
+    public function pids(): array
+    {
+        return array_map(fn (RedisServer $n) => $n->pid(), $this->nodes);
+    }
+}
+
+/**
+ * Every master of the Redis a DSN names, for set-up, INFO and checks (not
+ * for timed work): redis://host:port is one server; redis-cluster://seed,…
+ * a cluster, whose masters its seeds' slot map lists.
+ */
+final class Masters
+{
+    /**
+     * @param list<\Redis> $clients one per master
+     * @param \Redis|\RedisCluster $router asks the master that holds a key
+     */
+    private function __construct(public readonly string $dsn, public readonly array $clients,
+        private readonly \Redis|\RedisCluster $router)
+    {
+    }
+
+    public static function of(string $dsn): self
+    {
+        if (!preg_match('~^(redis|redis-cluster)://([^/?]+)~', $dsn, $m)) {
+            fail("$dsn: expected redis://host:port or redis-cluster://host:port,…");
+        }
+        $connect = function (string $host, int $port): \Redis {
+            $r = new \Redis();
+            $r->connect($host, $port, 1.0);
+            return $r;
+        };
+        if ($m[1] === 'redis') {
+            [$host, $port] = explode(':', $m[2]) + ['', '6379'];
+            $r = $connect($host, (int) $port);
+            return new self($dsn, [$r], $r);
+        }
+        $router = new \RedisCluster(null, explode(',', $m[2]), 1.0, 1.0);
+        return new self($dsn, array_map(fn (array $hp) => $connect($hp[0], (int) $hp[1]), $router->_masters()), $router);
+    }
+
+    /** What a heading calls it. */
+    public function where(): string
+    {
+        return $this->router instanceof \RedisCluster ? sprintf('a Redis Cluster of %d masters', count($this->clients)) : 'one Redis server';
+    }
+
+    /** @return array{0: string, 1: int} the first master, for clients that talk to one server */
+    public function first(): array
+    {
+        return [$this->clients[0]->getHost(), $this->clients[0]->getPort()];
+    }
+
+    public function flushAll(): void
+    {
+        foreach ($this->clients as $r) {
+            $r->flushAll();
+        }
+    }
+
+    /** redis_snapshot() summed over the masters. */
+    public function snapshot(): array
+    {
+        $sum = ['calls' => [], 'cpu_us' => 0.0];
+        foreach ($this->clients as $r) {
+            $one = redis_snapshot($r);
+            foreach ($one['calls'] as $cmd => $n) {
+                $sum['calls'][$cmd] = ($sum['calls'][$cmd] ?? 0) + $n;
+            }
+            $sum['cpu_us'] += $one['cpu_us'];
+        }
+        return $sum;
+    }
+
+    public function exists(string $key): bool
+    {
+        return (int) $this->router->exists($key) > 0;
+    }
+
+    public function version(): string
+    {
+        return (string) ($this->clients[0]->info('server')['redis_version'] ?? '?');
     }
 }
 
@@ -478,6 +672,13 @@ function cpu_us_of(array $pids): float
     return $total;
 }
 
+/** Nearest-rank percentile of a sorted list (null when empty). */
+function pct(array $sorted, float $p): ?float
+{
+    $n = count($sorted);
+    return $n === 0 ? null : (float) $sorted[max(0, (int) ceil($p * $n) - 1)];
+}
+
 function median(array $xs): float
 {
     sort($xs);
@@ -508,12 +709,16 @@ final class Worker
         $this->expect('ready');
     }
 
-    /** Runs cycles for $seconds; returns ['rate' => cycles/s, 'cpu' => CPU µs per cycle, 'cycles' => n]. */
+    /**
+     * Runs cycles for $seconds; returns ['rate' => cycles/s, 'cpu' => CPU µs per cycle, 'cycles' => n,
+     * 'p50' => …, 'p99' => µs per cycle, percentiles of this run's cycles].
+     */
     public function run(float $seconds): array
     {
         fwrite($this->pipes[0], "run $seconds\n");
         $res = json_decode($this->expect('{'), true);
-        return ['rate' => $res['cycles'] / $res['seconds'], 'cpu' => $res['cpu_us'] / $res['cycles'], 'cycles' => $res['cycles']];
+        return ['rate' => $res['cycles'] / $res['seconds'], 'cpu' => $res['cpu_us'] / $res['cycles'], 'cycles' => $res['cycles'],
+            'p50' => $res['p50_us'], 'p99' => $res['p99_us']];
     }
 
     private function expect(string $prefix): string
@@ -546,7 +751,7 @@ final class Worker
  * on the machine lands on all of them alike; medians drop the outliers.
  * Aborts on the first failed cycle. Returns, per contender and round,
  * ['rate' => cycles/s, 'cpu' => the worker's own CPU µs (user+sys) per cycle,
- *  'watch' => [group => CPU µs per cycle of the $watch processes]].
+ *  'p50', 'p99' => µs per cycle, 'watch' => [group => CPU µs per cycle of the $watch processes]].
  *
  * @param list<string> $contenders file names under contenders/, without .php
  * @param list<RedisServer|DelayProxy> $servers where the contenders connect (all get the same list)
@@ -557,9 +762,21 @@ final class Worker
  */
 function run_rounds(array $contenders, array $servers, int $rounds, float $seconds, array $ini = [], array $watch = []): array
 {
+    return run_rounds_each(array_fill_keys($contenders, [$servers, $ini]), $rounds, $seconds, $watch);
+}
+
+/**
+ * run_rounds() for contenders that each connect elsewhere.
+ *
+ * @param array<string, array{0: list<RedisServer|DelayProxy>, 1: array<string, string>}> $setups
+ *        contender => [its servers, its extra -d settings]
+ */
+function run_rounds_each(array $setups, int $rounds, float $seconds, array $watch = []): array
+{
+    $contenders = array_keys($setups);
     $workers = [];
     try {
-        foreach ($contenders as $name) {
+        foreach ($setups as $name => [$servers, $ini]) {
             $workers[$name] = new Worker($name, $servers, $ini);
         }
         $results = array_fill_keys($contenders, []);
@@ -597,24 +814,28 @@ function so_path(): string
 }
 
 /**
- * The Markdown table: median cycles/s, median µs/cycle and each cycle time
+ * The Markdown table: median cycles/s, median µs/cycle, with $percentiles
+ * the medians of the rounds' p50 and p99 µs per cycle, and each cycle time
  * relative to the reference contender.
  *
  * @param array<string, list<array{rate: float, cpu: float}>> $results from run_rounds()
  * @param array<string, string> $labels name => what the table calls it
  * @param ?string $referenceName what the last column's header calls the reference (default: its label)
  */
-function table(array $results, array $labels, string $reference, ?string $referenceName = null): string
+function table(array $results, array $labels, string $reference, ?string $referenceName = null, bool $percentiles = false): string
 {
     $us = fn (array $runs) => median(array_map(fn ($r) => 1e6 / $r['rate'], $runs));
     $refUs = $us($results[$reference]);
+    $pcts = fn (array $runs) => $percentiles
+        ? sprintf(' %.1f / %.1f |', median(array_column($runs, 'p50')), median(array_column($runs, 'p99'))) : '';
     $lines = [
-        '| implementation | cycles/s | µs/cycle | cycle time vs ' . ($referenceName ?? $labels[$reference]) . ' |',
-        '|---|---:|---:|---:|',
+        '| implementation | cycles/s | µs/cycle |' . ($percentiles ? ' p50 / p99 µs per cycle |' : '')
+            . ' cycle time vs ' . ($referenceName ?? $labels[$reference]) . ' |',
+        '|---|---:|---:|' . ($percentiles ? '---:|' : '') . '---:|',
     ];
     foreach ($results as $name => $runs) {
-        $lines[] = sprintf('| %s | %s | %.1f | %.2f× |',
-            $labels[$name], number_format(median(array_column($runs, 'rate'))), $us($runs), $us($runs) / $refUs);
+        $lines[] = sprintf('| %s | %s | %.1f |%s %.2f× |',
+            $labels[$name], number_format(median(array_column($runs, 'rate'))), $us($runs), $pcts($runs), $us($runs) / $refUs);
     }
     return implode("\n", $lines) . "\n";
 }
@@ -699,7 +920,7 @@ function pressure_mark(): ?array
 }
 
 /** One line of machine facts for under the table. */
-function machine_facts(RedisServer $server): string
+function machine_facts(RedisServer|Masters $server): string
 {
     preg_match('/^model name\s*:\s*(.+)$/m', (string) @file_get_contents('/proc/cpuinfo'), $m);
     $pkg = function (string $p): string {

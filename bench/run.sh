@@ -6,13 +6,17 @@
 # does not stop the others: its error goes to stderr, a line in the Markdown says
 # so, and the exit status is 1.
 #
-#   BENCH_SCENARIOS        which scenarios, in order (default "mutex redlock redlock-proxied contention lease fpm"):
+#   BENCH_SCENARIOS        which scenarios, in order (default "mutex redlock redlock-proxied contention lease fpm cluster failover"):
 #                            mutex            RedisMutexLock, one server
 #                            redlock          RedLock over 5 servers, loopback
 #                            redlock-proxied  the same, each server behind a proxy adding 2 ms each way
 #                            contention       K processes blocking on one key (scenario_contention.php)
 #                            lease            nested holds and renewals (scenario_lease.php)
 #                            fpm              per-request cost under PHP-FPM: ab → nginx → php-fpm (scenario_fpm.php)
+#                            cluster          a Redis Cluster of 3 masters: uncontended cycles, then K processes
+#                                             blocking on one key (scenario_cluster.php)
+#                            failover         Sentinel failovers under contention with and without replica
+#                                             acknowledgement, and what acknowledgement costs (scenario_failover.php)
 #   REDIS_LOCK_SO          the extension (default: target/release/libredis_lock.so)
 #   BENCH_ROUNDS           interleaved rounds, mutex and redlock (default 20)
 #   BENCH_SECONDS          seconds per implementation per round, mutex and redlock (default 0.25)
@@ -30,6 +34,14 @@
 #   BENCH_FPM_SECONDS            whole seconds of ab per endpoint per round, fpm (default 1)
 #   BENCH_FPM_CONCURRENCY        ab -c, fpm (default 8)
 #   BENCH_FPM_CHILDREN           php-fpm workers (pm = static), fpm (default 4)
+#   BENCH_CLUSTER_ROUNDS         interleaved rounds of uncontended cycles, cluster (default 10)
+#   BENCH_CLUSTER_SECONDS        seconds per implementation per round, cluster (default 0.5)
+#   BENCH_CLUSTER_K              process counts under contention, cluster (default "4 16"; the critical
+#                                section and outside work are BENCH_CONTENTION_SECTION_US and _OUTSIDE_US)
+#   BENCH_CLUSTER_CONTENTION_SECONDS  seconds per K under contention, cluster (default 5)
+#   BENCH_FAILOVERS              failovers per mode, failover (default 4)
+#   BENCH_FAILOVER_WORKERS       contending processes, failover (default 8)
+#   BENCH_FAILOVER_SECTION_US    critical section in µs, failover (default 2000)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -37,16 +49,18 @@ command_line="bash bench/run.sh"
 for v in BENCH_SECONDS BENCH_ROUNDS BENCH_PROXIED_SECONDS BENCH_PROXIED_ROUNDS BENCH_PROXY_DELAY_MS \
          BENCH_CONTENTION_K BENCH_CONTENTION_SECONDS BENCH_CONTENTION_ROUNDS BENCH_CONTENTION_IMPLS \
          BENCH_CONTENTION_SECTION_US BENCH_CONTENTION_OUTSIDE_US BENCH_FPM_ROUNDS BENCH_FPM_SECONDS \
-         BENCH_FPM_CONCURRENCY BENCH_FPM_CHILDREN BENCH_SCENARIOS REDIS_LOCK_SO; do
+         BENCH_FPM_CONCURRENCY BENCH_FPM_CHILDREN BENCH_CLUSTER_ROUNDS BENCH_CLUSTER_SECONDS BENCH_CLUSTER_K \
+         BENCH_CLUSTER_CONTENTION_SECONDS BENCH_FAILOVERS BENCH_FAILOVER_WORKERS BENCH_FAILOVER_SECTION_US \
+         BENCH_SCENARIOS REDIS_LOCK_SO; do
     if [[ -n "${!v:-}" ]]; then command_line="$v=$(printf '%q' "${!v}") $command_line"; fi
 done
 export BENCH_COMMAND="$command_line"
 export REDIS_LOCK_SO="${REDIS_LOCK_SO:-$here/../target/release/libredis_lock.so}"
-scenarios="${BENCH_SCENARIOS:-mutex redlock redlock-proxied contention lease fpm}"
+scenarios="${BENCH_SCENARIOS:-mutex redlock redlock-proxied contention lease fpm cluster failover}"
 for s in $scenarios; do
     case "$s" in
-        mutex|redlock|redlock-proxied|contention|lease|fpm) ;;
-        *) echo "bench: unknown scenario '$s' in BENCH_SCENARIOS (known: mutex redlock redlock-proxied contention lease fpm)" >&2; exit 2 ;;
+        mutex|redlock|redlock-proxied|contention|lease|fpm|cluster|failover) ;;
+        *) echo "bench: unknown scenario '$s' in BENCH_SCENARIOS (known: mutex redlock redlock-proxied contention lease fpm cluster failover)" >&2; exit 2 ;;
     esac
 done
 
@@ -66,6 +80,9 @@ if [[ " $scenarios " == *" fpm "* ]]; then
     command -v ab >/dev/null || missing+=("apache2-utils (no ab on PATH)")
     command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=("nginx-light (no nginx on PATH)")
 fi
+if [[ " $scenarios " == *" cluster "* || " $scenarios " == *" failover "* ]]; then
+    command -v redis-cli >/dev/null || missing+=("redis-tools (no redis-cli on PATH; it creates the cluster)")
+fi
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || missing+=("python3-matplotlib (bench/charts.py draws the charts)")
 if ((${#missing[@]})); then
     echo "bench: missing packages:" >&2
@@ -82,21 +99,26 @@ if php -r 'exit(extension_loaded("redis_lock") ? 0 : 1);'; then
     exit 1
 fi
 
-# Servers, proxies, contention workers and the fpm scenario's php-fpm and nginx masters record their pids here;
-# whatever is still running at exit gets stopped.
+# Servers, proxies, contention workers (and the cluster scenario's scenario_contention.php) and the fpm
+# scenario's php-fpm and nginx masters record their pids here; whatever is still running at exit gets stopped.
 export BENCH_RUN_DIR="$(mktemp -d /tmp/redis_lock_bench.XXXXXX)"
 scenario_pid=""
 cleanup() {
-    local f pid
+    local f pid killed=()
     if [[ -n "$scenario_pid" ]]; then kill "$scenario_pid" 2>/dev/null || true; fi
     for f in "$BENCH_RUN_DIR"/*.pid; do
         [[ -f "$f" ]] || continue
         pid="$(cat "$f")"
-        # Only a redis-server, delay proxy, contention worker, php-fpm or nginx master we started (the pid may have been reused).
+        # Only a redis-server, delay proxy, contention worker or scenario, php-fpm or nginx master we started
+        # (the pid may have been reused).
         if [[ "$(cat /proc/"$pid"/comm 2>/dev/null)" == @(redis-server*|php-fpm*|nginx) ]] ||
-           tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qE "/(delay_proxy|contention_worker)\.php"; then
-            kill "$pid" 2>/dev/null || true
+           tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qE "/(delay_proxy|contention_worker|scenario_contention)\.php"; then
+            kill "$pid" 2>/dev/null && killed+=("$pid") || true
         fi
+    done
+    # A redis-server logs its shutdown into $BENCH_RUN_DIR: let them go (≤ 5 s) before removing it.
+    for pid in "${killed[@]}"; do
+        for _ in {1..50}; do [[ -e "/proc/$pid" ]] || break; sleep 0.1; done
     done
     rm -rf "$BENCH_RUN_DIR"
 }
@@ -132,6 +154,8 @@ for s in $scenarios; do
         contention) scenario contention ;;
         lease) scenario lease ;;
         fpm) scenario fpm ;;
+        cluster) scenario cluster ;;
+        failover) scenario failover ;;
     esac
 done
 

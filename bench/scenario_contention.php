@@ -17,6 +17,11 @@
  *                                "no_lock" checks the harness: it must report lost updates)
  *   BENCH_CONTENTION_SECTION_US  critical section, µs (default 500)
  *   BENCH_CONTENTION_OUTSIDE_US  work outside the lock, µs (default 3000)
+ *   BENCH_CONTENTION_DSN         run against this Redis instead of a throwaway redis-server of its own:
+ *                                redis://host:port, or redis-cluster://seed,… (the cluster scenario
+ *                                sets it; only the RedisMutexLock implementations and no_lock speak
+ *                                cluster). FLUSHALL before each run empties it. Then no charts and no
+ *                                targets (they are for one server).
  */
 
 declare(strict_types=1);
@@ -44,6 +49,7 @@ $seconds = (float) (getenv('BENCH_CONTENTION_SECONDS') ?: 5);
 $rounds = (int) (getenv('BENCH_CONTENTION_ROUNDS') ?: 2);
 $sectionUs = (int) (getenv('BENCH_CONTENTION_SECTION_US') ?: 500);
 $outsideUs = (int) (getenv('BENCH_CONTENTION_OUTSIDE_US') ?: 3000);
+$dsn = getenv('BENCH_CONTENTION_DSN') ?: null;
 foreach ($ks as $k) {
     if ($k < 1 || $k > 512) {
         note("BENCH_CONTENTION_K: $k is not a process count in 1..512");
@@ -156,18 +162,11 @@ function count_below(array $xs, int $t): int
     return $lo;
 }
 
-/** Nearest-rank percentile of a sorted list (null when empty). */
-function pct(array $sorted, float $p): ?float
-{
-    $n = count($sorted);
-    return $n === 0 ? null : (float) $sorted[max(0, (int) ceil($p * $n) - 1)];
-}
-
 /**
  * One run: K workers of $impl from a common start for $seconds. Returns
  * ['error' => string] or the raw facts of the run (see the end).
  */
-function run_contention(string $impl, int $k, RedisServer $server, \Redis $admin, float $seconds,
+function run_contention(string $impl, int $k, Masters $redis, float $seconds,
     int $sectionUs, int $outsideUs, string $tag): array
 {
     $dir = run_dir() . "/contention-$tag";
@@ -175,11 +174,12 @@ function run_contention(string $impl, int $k, RedisServer $server, \Redis $admin
     $counterFile = "$dir/counter";
     file_put_contents($counterFile, sprintf('%020d', 0));
     $key = "bench:contention:$impl";
+    [$host, $port] = $redis->first();
     try {
-        $admin->flushAll(); // before the first snapshot: not counted
+        $redis->flushAll(); // before the first snapshot: not counted
         for ($i = 0; $i < $k; $i++) {
-            $cmd = [PHP_BINARY, '-d', 'extension=' . so_path(), '-d', 'redis_lock.server=' . $server->dsn(),
-                __DIR__ . '/contention_worker.php', $impl, "{$server->host}:{$server->port}", $key, $counterFile,
+            $cmd = [PHP_BINARY, '-d', 'extension=' . so_path(), '-d', 'redis_lock.server=' . $redis->dsn,
+                __DIR__ . '/contention_worker.php', $impl, "$host:$port", $key, $counterFile,
                 "$dir/result-$i", (string) $sectionUs, (string) $outsideUs];
             $proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['file', "$dir/err-$i", 'w']], $pipes);
             if ($proc === false) {
@@ -196,7 +196,7 @@ function run_contention(string $impl, int $k, RedisServer $server, \Redis $admin
             return ['error' => "start: $err"];
         }
 
-        $before = redis_snapshot($admin);
+        $before = $redis->snapshot();
         // The barrier: everybody starts at t0 and stops starting sections at t_end.
         $t0 = hrtime(true) + 100_000_000;
         $tEnd = $t0 + (int) ($seconds * 1e9);
@@ -215,11 +215,11 @@ function run_contention(string $impl, int $k, RedisServer $server, \Redis $admin
                     Workers::$list[$i]['status'], trim((string) @file_get_contents("$dir/err-$i")))];
             }
         }
-        $after = redis_snapshot($admin);
+        $after = $redis->snapshot();
 
         $make = require __DIR__ . "/contention/$impl.php";
-        $lockKey = $make($server->host, $server->port)->redisKey($key);
-        $left = $admin->exists($lockKey);
+        $lockKey = $make($host, $port)->redisKey($key);
+        $left = $redis->exists($lockKey);
 
         $procs = [];
         for ($i = 0; $i < $k; $i++) {
@@ -332,17 +332,16 @@ function run_stats(array $run): array
 $ms = fn (?float $v) => $v === null ? '–' : ($v < 10 ? sprintf('%.2f', $v) : ($v < 100 ? sprintf('%.1f', $v) : number_format($v, 0)));
 
 try {
-    $server = RedisServer::start();
-    $admin = $server->client();
+    $redis = Masters::of($dsn ?? RedisServer::start()->dsn());
     $runs = count($ks) * count($impls) * $rounds;
-    note(sprintf('redis-server %s on %s:%d; contention: K = %s; %d rounds × %d implementations × %d K × %s s '
-        . '(+ start-up and drain: about %.0f s)', $server->version(), $server->host, $server->port, implode(', ', $ks),
+    note(sprintf('redis-server %s at %s; contention: K = %s; %d rounds × %d implementations × %d K × %s s '
+        . '(+ start-up and drain: about %.0f s)', $redis->version(), $redis->dsn, implode(', ', $ks),
         $rounds, count($impls), count($ks), $seconds, $runs * ($seconds + 1.5) + $rounds * count($impls) * array_sum($ks) * 0.03));
 
     // The server's own background CPU (serverCron etc.) while nobody talks to it.
-    $idle0 = redis_snapshot($admin);
+    $idle0 = $redis->snapshot();
     usleep(1_000_000);
-    $idle1 = redis_snapshot($admin);
+    $idle1 = $redis->snapshot();
     $idleCpuPerS = $idle1['cpu_us'] - $idle0['cpu_us'];
 
     $mark = pressure_mark();
@@ -353,7 +352,7 @@ try {
             $progress = [];
             for ($i = 0; $i < count($impls); $i++) {
                 $impl = $impls[($round + $i) % count($impls)];
-                $run = run_contention($impl, $k, $server, $admin, $seconds, $sectionUs, $outsideUs, "$impl-$k-$round");
+                $run = run_contention($impl, $k, $redis, $seconds, $sectionUs, $outsideUs, "$impl-$k-$round");
                 if (isset($run['error'])) {
                     $failures[$impl][$k][] = sprintf('round %d: %s', $round + 1, $run['error']);
                     $progress[] = "$impl FAILED";
@@ -413,16 +412,18 @@ try {
         array_map(fn ($impl) => $short[$impl], $impls),
         array_map(fn ($impl) => array_map(fn ($k) => $failed($impl, $k) ? null : ($agg[$impl][$k][$field] ?? null), $ks), $impls));
     $kLabels = array_map(fn ($k) => "K=$k", $ks);
-    chart('contention_p99', ['kind' => 'grouped', 'title' => 'Contention: wait p99 by number of processes (one key)',
-        'unit' => 'wait p99, ms (log scale; lower is better)', 'log' => true, 'x' => $kLabels,
-        'series' => $series('w99')]);
-    chart('contention_fairness', ['kind' => 'grouped', 'title' => 'Contention: fairness (min/max sections per process)',
-        'unit' => 'fairness (higher is better; 1 = equal shares)', 'x' => $kLabels, 'series' => $series('fair')]);
-    chart('contention_rate', ['kind' => 'grouped', 'title' => 'Contention: critical sections per second',
-        'unit' => 'sections/s (higher is better)', 'x' => $kLabels, 'series' => $series('rate')]);
+    if ($dsn === null) {
+        chart('contention_p99', ['kind' => 'grouped', 'title' => 'Contention: wait p99 by number of processes (one key)',
+            'unit' => 'wait p99, ms (log scale; lower is better)', 'log' => true, 'x' => $kLabels,
+            'series' => $series('w99')]);
+        chart('contention_fairness', ['kind' => 'grouped', 'title' => 'Contention: fairness (min/max sections per process)',
+            'unit' => 'fairness (higher is better; 1 = equal shares)', 'x' => $kLabels, 'series' => $series('fair')]);
+        chart('contention_rate', ['kind' => 'grouped', 'title' => 'Contention: critical sections per second',
+            'unit' => 'sections/s (higher is better)', 'x' => $kLabels, 'series' => $series('rate')]);
+    }
 
     foreach ($ks as $k) {
-        printf("### Contention: %d processes, one key, one Redis server (loopback)\n\n", $k);
+        printf("### Contention: %d processes, one key, %s (loopback)\n\n", $k, $redis->where());
         echo "| implementation | sections/s | utilisation | wait p50 / p99 / max (ms) | fairness (min/max sections per process) "
             . "| Redis commands/section | Redis CPU µs/section | lost updates | hand-off p50 / p99 (ms) |\n";
         echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -449,7 +450,7 @@ try {
     }
 
     // The targets for RedisMutexLock.
-    if (in_array($reference, $impls, true)) {
+    if (in_array($reference, $impls, true) && $dsn === null) {
         $verdict = fn (?bool $met) => $met === null ? 'not measured' : ($met ? 'met' : '**NOT met**');
         $ok = fn (int $k) => isset($agg[$reference][$k]) && !$failed($reference, $k);
         $rows = [];
@@ -511,7 +512,7 @@ try {
         . "checked for overlapping sections.\n\n";
     printf("Redis at rest used %.0f µs of CPU per second (background tasks), included in the CPU per section.\n\n", $idleCpuPerS);
     echo noise_note_contention($pressure);
-    echo 'Machine: ', machine_facts($server), "\n\n";
+    echo 'Machine: ', machine_facts($redis), "\n\n";
     echo 'Command: `', getenv('BENCH_COMMAND') ?: 'bash bench/run.sh', "`\n\n";
 
     echo "<details><summary>per run: sections/s and drain per round, measured critical section, hand-offs, commands per section</summary>\n\n";

@@ -7,8 +7,9 @@
  * is in Redis with the right TTL and is gone after release, warms up, and
  * prints "ready". Then, for each line "run <seconds>" on stdin, runs
  * acquire+release cycles for that long and prints
- * {"cycles":…, "seconds":…, "cpu_us":…}. Any failed cycle ends the process
- * (exit 1, the reason on stderr).
+ * {"cycles":…, "seconds":…, "cpu_us":…, "p50_us":…, "p99_us":…} (percentiles
+ * of the cycles' durations). Any failed cycle ends the process (exit 1, the
+ * reason on stderr).
  */
 
 declare(strict_types=1);
@@ -43,13 +44,18 @@ try {
     // released. A Redlock contender (OnNodes) must hold it on a majority of its
     // nodes right after acquire (the others may still have the SET in flight:
     // a fan-out returns once a majority answered), and it must be gone from
-    // all of them shortly after release.
+    // all of them shortly after release. An OnCluster contender's key is
+    // asked of the master its slot lies on.
     $nodes = $c instanceof OnNodes ? $c->nodes() : 1;
     $checks = [];
-    foreach (array_slice($servers, 0, $nodes) as $s) {
-        $check = new \Redis();
-        $check->connect($s['host'], $s['port'], 1.0);
-        $checks["{$s['host']}:{$s['port']}"] = $check;
+    if ($c instanceof OnCluster) {
+        $checks['the cluster'] = new \RedisCluster(null, array_map(fn (array $s) => "{$s['host']}:{$s['port']}", $servers), 1.0, 1.0);
+    } else {
+        foreach (array_slice($servers, 0, $nodes) as $s) {
+            $check = new \Redis();
+            $check->connect($s['host'], $s['port'], 1.0);
+            $checks["{$s['host']}:{$s['port']}"] = $check;
+        }
     }
     $key = $c->redisKey();
     $c->acquire();
@@ -68,7 +74,7 @@ try {
     $c->release();
     $until = hrtime(true) + ($nodes === 1 ? 0 : 1_000_000_000);
     do {
-        $left = array_keys(array_filter($checks, fn (\Redis $check) => $check->exists($key)));
+        $left = array_keys(array_filter($checks, fn (\Redis|\RedisCluster $check) => $check->exists($key)));
     } while ($left && hrtime(true) < $until && usleep(1000) === null);
     if ($left) {
         fail("after release, $key still exists on " . implode(', ', $left));
@@ -86,17 +92,21 @@ try {
     echo "ready\n";
 
     while (($line = fgets(STDIN)) !== false && preg_match('/^run ([0-9.]+)$/', trim($line), $m)) {
-        $cycles = 0;
+        $ns = []; // each cycle's duration
         $cpu = cpu_us();
-        $start = hrtime(true);
+        $start = $now = hrtime(true);
         $until = $start + (int) ((float) $m[1] * 1e9);
         do {
             $c->acquire();
             $c->release();
-            $cycles++;
-        } while (($now = hrtime(true)) < $until);
+            $cycleStart = $now;
+            $now = hrtime(true);
+            $ns[] = $now - $cycleStart;
+        } while ($now < $until);
         $cpu = cpu_us() - $cpu;
-        echo json_encode(['cycles' => $cycles, 'seconds' => ($now - $start) / 1e9, 'cpu_us' => $cpu]), "\n";
+        sort($ns);
+        echo json_encode(['cycles' => count($ns), 'seconds' => ($now - $start) / 1e9, 'cpu_us' => $cpu,
+            'p50_us' => pct($ns, 0.5) / 1e3, 'p99_us' => pct($ns, 0.99) / 1e3]), "\n";
     }
 } catch (\Throwable $e) {
     note(get_class($e) . ': ' . $e->getMessage() . ' at ' . $e->getFile() . ':' . $e->getLine());
