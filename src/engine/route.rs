@@ -11,6 +11,7 @@ use super::conn::Limits;
 use super::error::{Cause, NodeError};
 use super::keys;
 use super::per_process::PerProcess;
+use super::pool;
 use super::resp::{printable, Reply};
 use super::round::{ask, Node, Vote};
 use super::server::{Addr, Route, Sentinels, Server};
@@ -203,10 +204,16 @@ fn learn(node: &Node, limits: &Limits) -> Result<Known, String> {
     Ok(known)
 }
 
-/// One question to the server at `server`, within `node`'s timeouts.
+/// One question to the server at `server`, within `node`'s timeouts. A
+/// sentinel's connection is closed afterwards: every worker of every host
+/// would otherwise keep one open to it for nothing.
 fn probe(node: &Node, server: Server, probe: Probe<'_>, limits: &Limits) -> Vote {
     let node = Node { server, timeout: node.timeout, connect: node.connect };
-    ask(&node, &Command { op: Op::Probe(probe), key: b"", token: "" }, limits)
+    let vote = ask(&node, &Command { op: Op::Probe(probe), key: b"", token: "" }, limits);
+    if let Probe::MasterOf(_) = probe {
+        drop(pool::take(&node.server, limits));
+    }
+    vote
 }
 
 /// The slot map, from the masters known so far, then the seeds, until one
