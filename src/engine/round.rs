@@ -498,11 +498,9 @@ impl<'a> Slot<'a> {
     /// commands without an answer go to the new place. Whether it did.
     fn hop(&mut self, i: usize, msg: &[u8], ctx: &mut Ctx<'_>) -> bool {
         let node = self.job.node;
-        if self.bound() {
-            route::after_error(&node.server, msg, &self.endpoint.addr);
-            return false;
-        }
-        let Some(next) = route::after_error(&node.server, msg, &self.endpoint.addr) else { return false };
+        // (Also when the command may not follow: what this process knows is updated.)
+        let next = route::after_error(&node.server, msg, &self.endpoint.addr);
+        let Some(next) = next.filter(|_| !self.bound()) else { return false };
         let pause = route::pause(self.retries);
         let exhausted = match next {
             Next::Later => Instant::now() + pause > self.retry_until,
