@@ -1,5 +1,5 @@
 --TEST--
-DSN secrets: the user information runs to the last @ (unencoded / ? @ : in a password work), php --ri and phpinfo() mask all of it, and parse errors quote no part of the DSN
+DSN secrets: the user information runs to the last @ (unencoded / ? @ : in a password work), php --ri and phpinfo() mask all of it (and a sentinel DSN's sentinel_password), and parse errors quote no part of the DSN
 --FILE--
 <?php
 require __DIR__ . '/inc/redis_server.inc';
@@ -32,6 +32,10 @@ echo implode("\n", preg_grep('/^redis_lock\.server/', explode("\n", $r['out'])))
 foreach (['s:w=0rd', 'q%40ry', 'p/a'] as $piece) {
     echo "$piece shown: ", var_export(str_contains($r['out'], $piece), true), "\n";
 }
+// A sentinel DSN: the sentinels' password too.
+$r = PhpChild::run('<?php ini_set("redis_lock.server", $argv[1]); phpinfo(INFO_MODULES);', [], ["redis-sentinel://:m4ster@s1:26379,s2:26379/mymaster?sentinel_password=s3ntinel&db=1"]);
+echo implode("\n", preg_grep('/^redis_lock\.server/', explode("\n", $r['out']))), "\n";
+echo "passwords shown: ", var_export(str_contains($r['out'], 'm4ster') || str_contains($r['out'], 's3ntinel'), true), "\n";
 
 // Parse errors never quote the DSN: each of these has the password in the failing part.
 foreach ([
@@ -60,6 +64,8 @@ redis_lock.server => redis://***@10.0.0.1:7000/2?password=***&db=2 => redis://12
 s:w=0rd shown: false
 q%40ry shown: false
 p/a shown: false
+redis_lock.server => redis-sentinel://***@s1:26379,s2:26379/mymaster?sentinel_password=***&db=1 => redis://127.0.0.1:6379
+passwords shown: false
 ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid port (expected 1 to 65535)
 ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)
 ValueError: RedisMutexLock::lock(): redis_lock.server is not a valid server: invalid database index (expected 0 to 4294967295)
