@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster (6 real nodes, 3 masters): with a redis-cluster:// DSN naming one seed, RedisMutexLock takes, inspects, fences, extends and releases locks whose keys live on every master (each on its slot's master, nothing on the others); waiters queue FIFO on a cluster key with every queue key on the lock key's master; renewals, owner-level calls and RedLock with a cluster entry work; nothing is left behind
+Redis Cluster (6 real nodes, 3 masters): with a redis-cluster:// DSN naming one seed, RedisMutexLock takes, inspects, fences, extends and releases locks whose keys live on every master (each on its slot's master, nothing on the others); waiters queue FIFO on a cluster key with every queue key on the lock key's master; renewals, owner-level calls and RedLock with a cluster entry work; a process that ends holding locks on all three masters releases each; nothing is left behind
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -85,6 +85,12 @@ $m = $c->masterOfKey('resource');
 echo "RedLock: ", is_array($lock) ? 'locked' : rl_show($lock), ", on ", $name($m), ": ", var_export($m->cmd('GET', 'resource') === $lock['token'], true),
     ", extend: ", var_export(is_array($rl->extend($lock, 8000)), true), ", unlock: ", var_export($rl->unlock($lock), true), "\n";
 echo "keys: ", $keysOn(), "\n";
+
+// Request end: a process that exits holding locks on all three masters releases each on its own.
+$keys = array_map(fn (RedisServer $m) => substr($c->keyOn($m, 'lock:forgotten'), 5), $masters);
+$r = PhpChild::run('<?php ini_set("redis_lock.server", $argv[1]);
+foreach (array_slice($argv, 2) as $k) { echo RedisMutexLock::lock($k, 1, 60) ? "held " : "not held "; }', [], [$c->dsn([$masters[0]]), ...$keys]);
+echo "child: ", trim($r['out']), ", exit ", $r['status'], "; keys after it ended: ", $keysOn(), "\n";
 ?>
 --EXPECTF--
 job-%d: lock true, token on M1: true, keys elsewhere: 0, held: true, waiters: 0, fence: integer, extend: true (PTTL > 59000: true), release: true
@@ -109,3 +115,4 @@ bool(true)
 acquire: true, owner: true, on M2: true, releaseOwner: true
 RedLock: locked, on M%d: true, extend: true, unlock: true
 keys: M1=[] M2=[] M3=[]
+child: held held held, exit 0; keys after it ended: M1=[] M2=[] M3=[]

@@ -1,5 +1,5 @@
 --TEST--
-Sentinel (real master, replica and 3 sentinels, passwords on both): a redis-sentinel:// DSN resolves the master (verified with ROLE) and locks there, passing over sentinels that cannot answer; wait_replicas=1 in the DSN makes each lock wait for the replica; errors name what went wrong with passwords masked; SENTINEL FAILOVER (the former master demoted 2 s later) while 8 recycled worker processes contend and increment a counter under lock($key, 10, 1): the calls follow the new master, and with replica acknowledgement no two sections overlap and no update is lost (without it, they are counted); a renewed lock survives the failover and fences keep increasing
+Sentinel (real master, replica and 3 sentinels, passwords on both): a redis-sentinel:// DSN resolves the master (verified with ROLE) and locks there (RedisMutexLock, and RedLock with a sentinel entry), passing over sentinels that cannot answer; wait_replicas=1 in the DSN makes each lock wait for the replica; errors name what went wrong with passwords masked; SENTINEL FAILOVER (the former master demoted 2 s later) while 8 recycled worker processes contend and increment a counter under lock($key, 10, 1): the calls follow the new master, and with replica acknowledgement no two sections overlap and no update is lost (without it, they are counted); a renewed lock survives the failover and fences keep increasing
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -22,6 +22,11 @@ $try = function (string $dsn, string $key = 'x') use ($mask): string {
 // Resolution and the errors that name what went wrong.
 echo "lock: ", $try($s->dsn($sp), 'basic'), ", on the master: ", var_export(rl_is_token($first->cmd('GET', 'lock:basic')), true), "\n";
 var_dump(RedisMutexLock::release('basic'));
+[$solo1, $solo2] = rl_start_servers(2);
+$rl = new RedLock([$s->dsn($sp), $solo1->dsn(), $solo2->dsn()], 0, 1);
+$lock = $rl->lock('resource', 5000);
+echo "RedLock with a sentinel entry: ", is_array($lock) ? 'locked' : rl_show($lock), ", on the master: ",
+    var_export(is_array($lock) && $first->cmd('GET', 'resource') === $lock['token'], true), ", unlock: ", var_export(is_array($lock) && $rl->unlock($lock), true), "\n";
 echo "unknown master: ", $try($s->dsn($sp, 'nosuch')), "\n";
 echo "wrong sentinel password: ", $try($s->dsn('sentinel_password=hunter2')), "\n";
 echo "no sentinel up: ", $try('redis-sentinel://127.0.0.1:' . rl_free_port() . '/mymaster'), "\n";
@@ -86,6 +91,7 @@ echo "keys: ", json_encode(array_values(preg_grep('/:f$/', $s->master()->keys(),
 --EXPECTF--
 lock: true, on the master: true
 bool(true)
+RedLock with a sentinel entry: locked, on the master: true, unlock: true
 unknown master: RedisLockException: Redis at master nosuch of sentinels host:S1,host:S2,host:S3: no sentinel named a master of nosuch that answers as one: host:S1 knows no master named nosuch; host:S2 knows no master named nosuch; host:S3 knows no master named nosuch (at once)
 wrong sentinel password: RedisLockException: Redis at master mymaster of sentinels host:S1,host:S2,host:S3: no sentinel named a master of mymaster that answers as one: Redis at host:S1: authentication failed: WRONGPASS invalid username-password pair or user is disabled.; Redis at host:S2: authentication failed: WRONGPASS invalid username-password pair or user is disabled.; Redis at host:S3: authentication failed: WRONGPASS invalid username-password pair or user is disabled. (at once)
 no sentinel up: RedisLockException: Redis at master mymaster of sentinels host:unknown: no sentinel named a master of mymaster that answers as one: Redis at host:unknown: cannot connect: Connection refused (os error 111) (at once)
