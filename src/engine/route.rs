@@ -1,10 +1,13 @@
 //! Where a key's commands go on a Redis Cluster or a Sentinel-managed master.
 //! What a process learned (the slot map, the master's address) is kept per
 //! process and learned again when a server says it moved (`MOVED`), that it
-//! is a replica now (`READONLY`), or cannot be reached.
+//! is a replica now (`READONLY`), or cannot be reached. A Sentinel's answer
+//! is also asked again every second: after a failover the former master
+//! takes writes until the sentinels reconfigure it, seconds later, and a
+//! process that kept using it meanwhile would hold locks nobody else sees.
 
 use std::borrow::Cow;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::command::{Command, Op};
 use super::conn::Limits;
@@ -55,6 +58,17 @@ struct Entry {
     /// To be learned again at the next look-up (kept meanwhile: better
     /// than nothing if it cannot be).
     stale: bool,
+    /// When it was last learned (or asked for in vain).
+    learned: Instant,
+}
+
+/// How long a Sentinel's answer is used before the sentinels are asked again.
+pub const SENTINEL_RECHECK: Duration = Duration::from_secs(1);
+
+impl Entry {
+    fn due(&self) -> bool {
+        self.stale || (matches!(self.known, Known::Master(_)) && self.learned.elapsed() >= SENTINEL_RECHECK)
+    }
 }
 
 static KNOWN: PerProcess<Vec<Entry>> = PerProcess::new();
@@ -71,7 +85,7 @@ pub fn endpoint<'n>(node: &'n Node, key: &[u8], limits: &Limits) -> Result<Cow<'
     // The common case: known, and only the address is copied out.
     let cached = KNOWN.with(|known| {
         let entry = known.iter().find(|e| e.of == *server)?;
-        Some((entry.known.addr_for(slot), entry.stale))
+        Some((entry.known.addr_for(slot), entry.due()))
     });
     let addr = match cached {
         Some((addr, false)) => addr,
@@ -185,23 +199,33 @@ pub fn forget(server: &Server) {
 
 /// Asks the deployment where things are, and keeps the answer.
 fn learn(node: &Node, limits: &Limits) -> Result<Known, String> {
-    let known = match &node.server.route {
-        Route::Direct => return Err("not a deployment".into()),
+    let known: Result<Known, String> = match &node.server.route {
+        Route::Direct => Err("not a deployment".into()),
         Route::Cluster(seeds) => {
             // The masters known so far first: seeds may be gone.
             let masters = KNOWN.with(|known| match known.iter().find(|e| e.of == node.server).map(|e| &e.known) {
                 Some(Known::Slots { masters, .. }) => masters.clone(),
                 _ => Vec::new(),
             });
-            slot_map(node, seeds, &masters, limits)?
+            slot_map(node, seeds, &masters, limits)
         }
-        Route::Sentinel(sentinels) => master(node, sentinels, limits)?,
+        Route::Sentinel(sentinels) => {
+            let current = KNOWN.with(|known| match known.iter().find(|e| e.of == node.server).map(|e| &e.known) {
+                Some(Known::Master(addr)) => Some(addr.clone()),
+                _ => None,
+            });
+            master(node, sentinels, current.as_ref(), limits)
+        }
     };
-    KNOWN.with(|all| {
-        all.retain(|e| e.of != node.server);
-        all.push(Entry { of: node.server.clone(), known: known.clone(), stale: false });
+    KNOWN.with(|all| match known {
+        Ok(ref known) => {
+            all.retain(|e| e.of != node.server);
+            all.push(Entry { of: node.server.clone(), known: known.clone(), stale: false, learned: Instant::now() });
+        }
+        // Not asked again before the next recheck, unless something fails.
+        Err(_) => all.iter_mut().filter(|e| e.of == node.server).for_each(|e| e.learned = Instant::now()),
     });
-    Ok(known)
+    known
 }
 
 /// One question to the server at `server`, within `node`'s timeouts. A
@@ -280,9 +304,10 @@ fn parse_slots(reply: &Reply, asked: &Addr) -> Result<Known, String> {
     Ok(Known::Slots { masters, slots })
 }
 
-/// The master the sentinels name, verified with `ROLE`: the first sentinel
-/// whose answer checks out decides.
-fn master(node: &Node, sentinels: &Sentinels, limits: &Limits) -> Result<Known, String> {
+/// The master the sentinels name, verified with `ROLE` (unless it is the
+/// `current` one, still named): the first sentinel whose answer checks out
+/// decides.
+fn master(node: &Node, sentinels: &Sentinels, current: Option<&Addr>, limits: &Limits) -> Result<Known, String> {
     let name = sentinels.master.as_str();
     let mut why = Vec::new();
     for addr in &sentinels.addrs {
@@ -320,6 +345,9 @@ fn master(node: &Node, sentinels: &Sentinels, limits: &Limits) -> Result<Known, 
                 continue;
             }
         };
+        if current == Some(&master) {
+            return Ok(Known::Master(master));
+        }
         match probe(node, node.server.at(master.clone()), Probe::Role, limits) {
             Vote::Got(Reply::Array(role)) if matches!(role.first(), Some(Reply::Bulk(r)) if r == b"master") => {
                 return Ok(Known::Master(master));
