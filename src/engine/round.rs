@@ -606,6 +606,9 @@ impl<'a> Slot<'a> {
             }
             State::Sent(_) if now >= self.reply_by => {
                 self.abandon();
+                // A deployment's master that stopped answering may have been
+                // replaced: the next call asks again (this one may have run).
+                route::forget(&node.server);
                 self.fail(Cause::Timeout(node.timeout));
             }
             State::Closed => self.fail(Cause::Io("connection closed".into())),
