@@ -63,7 +63,7 @@ struct Entry {
 }
 
 /// How long a Sentinel's answer is used before the sentinels are asked again.
-pub const SENTINEL_RECHECK: Duration = Duration::from_secs(1);
+const SENTINEL_RECHECK: Duration = Duration::from_secs(1);
 
 impl Entry {
     fn due(&self) -> bool {
