@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster (6 real nodes, 3 masters): with a redis-cluster:// DSN naming one seed, RedisMutexLock takes, inspects, fences, extends and releases locks whose keys live on every master (each on its slot's master, nothing on the others); waiters queue FIFO on a cluster key with every queue key on the lock key's master; renewals, owner-level calls and RedLock with a cluster entry work; a process that ends holding locks on all three masters releases each; nothing is left behind
+Redis Cluster (6 real nodes, 3 masters): with a redis-cluster:// DSN naming one seed, RedisMutexLock takes, inspects, fences, extends and releases locks whose keys live on every master (each on its slot's master, nothing on the others); waiters queue FIFO on a cluster key with every queue key on the lock key's master; renewals, owner-level calls and RedLock with a cluster entry work; wait_replicas=1 waits for each master's replica; a process that ends holding locks on all three masters releases each; nothing is left behind
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -86,6 +86,19 @@ echo "RedLock: ", is_array($lock) ? 'locked' : rl_show($lock), ", on ", $name($m
     ", extend: ", var_export(is_array($rl->extend($lock, 8000)), true), ", unlock: ", var_export($rl->unlock($lock), true), "\n";
 echo "keys: ", $keysOn(), "\n";
 
+// wait_replicas=1: the lock is on its master's replica when lock() returns.
+ini_set('redis_lock.server', $c->dsn([$masters[0]], 'wait_replicas=1'));
+$acked = [];
+foreach ($masters as $m) {
+    $key = substr($c->keyOn($m, 'lock:acked'), 5);
+    $ok = RedisMutexLock::lock($key);
+    $replica = $c->replicaOf($m);
+    $replica->cmd('READONLY'); // a cluster replica serves reads only after READONLY
+    $acked[] = $name($m) . ': ' . var_export($ok && rl_is_token($replica->cmd('GET', "lock:$key")), true);
+    RedisMutexLock::release($key);
+}
+echo "wait_replicas=1, on the replica at once: ", implode(', ', $acked), "\n";
+
 // Request end: a process that exits holding locks on all three masters releases each on its own.
 $keys = array_map(fn (RedisServer $m) => substr($c->keyOn($m, 'lock:forgotten'), 5), $masters);
 $r = PhpChild::run('<?php ini_set("redis_lock.server", $argv[1]);
@@ -115,4 +128,5 @@ bool(true)
 acquire: true, owner: true, on M2: true, releaseOwner: true
 RedLock: locked, on M%d: true, extend: true, unlock: true
 keys: M1=[] M2=[] M3=[]
+wait_replicas=1, on the replica at once: M1: true, M2: true, M3: true
 child: held held held, exit 0; keys after it ended: M1=[] M2=[] M3=[]
