@@ -89,7 +89,8 @@ final class RedisMutexLock
      * paused past its lease. The first call of a hold costs one round trip.
      *
      * @return int|null null when this process does not hold the key (or no longer does)
-     * @throws RedisLockException when Redis cannot answer
+     * @throws RedisLockException when Redis cannot answer, or when fewer replicas than
+     *         redis_lock.wait_replicas have the fencing token in time (the lock stays held)
      */
     public static function fence(string $key): ?int {}
 

@@ -40,6 +40,8 @@ pub enum Acked {
     Extension,
     /// A fencing token (the lock is still held).
     Fence,
+    /// A renewal (by the renewal thread).
+    Renewal,
 }
 
 /// A failure of one server, named as `host:port` (or the unix socket path).
@@ -91,6 +93,7 @@ impl fmt::Display for Cause {
                     Acked::Lock => ("lock", "so it was released"),
                     Acked::Extension => ("extension", "so a failover may undo it (the lock is still held, with the new TTL on the master)"),
                     Acked::Fence => ("fencing token", "so a failover may issue a smaller one (the lock is still held)"),
+                    Acked::Renewal => ("renewal", "so a failover may undo it"),
                 };
                 let secs = within.as_secs_f64();
                 write!(f, "the {noun} reached {acked} of the {wanted} replicas redis_lock.wait_replicas asks for within {secs} s, {so}")

@@ -202,7 +202,7 @@ pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, terms:
     let ttl_ms = capped(ttl_ms, terms.renew);
     let outcome = lock.lease().acquire(ttl_ms, patience, limits);
     let outcome = replicated(&lock, outcome, terms.replicas, limits);
-    register(owner, lock, ttl_ms, &outcome, terms.renew, limits);
+    register(owner, lock, ttl_ms, &outcome, terms, limits);
     outcome
 }
 
@@ -222,7 +222,8 @@ fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits:
             if waited.as_secs_f64() * 1000.0 < *validity_ms {
                 return outcome;
             }
-            Outcome::failed(NodeError::new(endpoint_label(lock, limits), Cause::OutlivedByWait { waited }))
+            let label = lock.nodes.first().map(|node| endpoint_label(node, &lock.key, limits)).unwrap_or_default();
+            Outcome::failed(NodeError::new(label, Cause::OutlivedByWait { waited }))
         }
         Err(failure) => failure,
     };
@@ -232,25 +233,32 @@ fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits:
 }
 
 /// The server `lock`'s commands go to (on a Sentinel or Cluster, the one it names).
-fn endpoint_label(lock: &Held, limits: &Limits) -> String {
-    match lock.nodes.first() {
-        Some(node) => route::endpoint(node, &lock.key, limits).map_or_else(|_| node.server.to_string(), |s| s.to_string()),
-        None => String::new(),
-    }
+fn endpoint_label(node: &Node, key: &[u8], limits: &Limits) -> String {
+    route::endpoint(node, key, limits).map_or_else(|_| node.server.to_string(), |s| s.to_string())
 }
 
 /// `WAIT` on the connection that just wrote `lock`'s key: whether
 /// `replicas.wanted` replicas have the write in time; if not, how the call
 /// fails (`new_lock`: it is being released, else it stays held).
 fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -> Result<(), Outcome> {
+    let Some(node) = lock.nodes.first() else { return Err(Outcome::Refused) };
+    replicas_have(node, &lock.key, &lock.token, replicas, what, limits).map_err(Outcome::failed)
+}
+
+/// `WAIT` on the connection to `node` that just wrote `key` (bound to it:
+/// never sent on another): whether `replicas.wanted` replicas have the
+/// write within `replicas.within`.
+pub fn replicas_have(node: &Node, key: &[u8], token: &str, replicas: Replicas, what: Acked, limits: &Limits) -> Result<(), NodeError> {
     let Replicas { wanted, within } = replicas;
     let timeout_ms = within.as_millis().clamp(1, i64::MAX as u128) as i64;
-    match ask(lock, Op::WaitReplicas { replicas: wanted, timeout_ms }, limits)? {
-        Reply::Int(acked) if acked < wanted => {
-            Err(Outcome::failed(NodeError::new(endpoint_label(lock, limits), Cause::Replicas { acked, wanted, within, what })))
+    match round::ask(node, &Command { op: Op::WaitReplicas { replicas: wanted, timeout_ms }, key, token }, limits) {
+        Vote::Got(Reply::Int(acked)) if acked < wanted => {
+            Err(NodeError::new(endpoint_label(node, key, limits), Cause::Replicas { acked, wanted, within, what }))
         }
         // (the reply was checked to be a count)
-        _ => Ok(()),
+        Vote::Got(_) => Ok(()),
+        Vote::Failed(e) => Err(e),
+        _ => Err(NodeError::new(node.server.to_string(), Cause::Io("no answer to WAIT".into()))),
     }
 }
 
@@ -271,12 +279,13 @@ fn capped(ttl_ms: i64, renew: Option<Renew>) -> i64 {
 }
 
 /// Registers `lock` when the round took it: for its TTL, or renewed.
-fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, renew: Option<Renew>, limits: &Limits) {
+fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, terms: Terms, limits: &Limits) {
+    let Terms { renew, replicas } = terms;
     if let Outcome::Confirmed { .. } = outcome {
         lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
         if let Some(Renew { max_hold }) = renew {
             let (nodes, key, token, limits) = (lock.nodes.clone(), lock.key.clone(), lock.token.clone(), limits.clone());
-            lock.renewal = Some(watchdog::start(Renewal { nodes, key, token, ttl_ms, limits, max_hold }));
+            lock.renewal = Some(watchdog::start(Renewal { nodes, key, token, ttl_ms, limits, max_hold, replicas }));
             // Renewed, it is ours until released or lost (the watchdog says which).
             lock.expires = expiry_after(Duration::MAX);
         }
@@ -292,7 +301,7 @@ pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Insta
     let (outcome, place) = queue::acquire(node, &lock.key, &lock.token, ttl_ms, deadline, check, limits);
     lock.place = Some(place);
     let outcome = replicated(&lock, outcome, terms.replicas, limits);
-    register(owner, lock, ttl_ms, &outcome, terms.renew, limits);
+    register(owner, lock, ttl_ms, &outcome, terms, limits);
     outcome
 }
 

@@ -19,7 +19,8 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::conn::Limits;
-use super::error::NodeError;
+use super::error::{Acked, Cause, NodeError};
+use super::held::{self, Replicas};
 use super::lease::{Lease, Outcome};
 use super::per_process::{set_background, PerProcess};
 use super::round::Node;
@@ -46,6 +47,9 @@ impl std::fmt::Display for Lost {
                 after.as_secs_f64()
             ),
             Lost::Unreachable(errors) if errors.is_empty() => f.write_str("Redis could not be reached to renew it before its TTL ran out"),
+            Lost::Unreachable(errors) if errors.iter().all(|e| matches!(e.cause, Cause::Replicas { .. })) => {
+                write!(f, "no renewal reached enough replicas before its TTL ran out: {}", super::error::list(errors))
+            }
             Lost::Unreachable(errors) => {
                 write!(f, "Redis could not be reached to renew it before its TTL ran out: {}", super::error::list(errors))
             }
@@ -69,6 +73,8 @@ pub struct Renewal {
     pub limits: Limits,
     /// Renewals end so that the lock expires this long after it was taken.
     pub max_hold: Option<Duration>,
+    /// A renewal counts once this many replicas have it (`wait_replicas`).
+    pub replicas: Option<Replicas>,
 }
 
 struct Entry {
@@ -261,7 +267,18 @@ fn renew(r: &Renewal, taken: Instant) -> Found {
     let lease = Lease::new(&r.nodes, &r.key, &r.token);
     let ttl = Duration::from_millis(ttl_ms as u64);
     match lease.extend(ttl_ms, &r.limits).outcome {
-        Outcome::Confirmed { .. } => Found::Renewed { good_until: start + ttl, ttl },
+        Outcome::Confirmed { .. } => match (r.replicas, r.nodes.first()) {
+            // Waited for at most a sixth of the TTL: one thread renews every lock.
+            (Some(replicas), Some(node)) => {
+                let sixth = Duration::from_millis((ttl_ms / 6).max(1) as u64);
+                let replicas = Replicas { within: replicas.within.min(sixth), ..replicas };
+                match held::replicas_have(node, &r.key, &r.token, replicas, Acked::Renewal, &r.limits) {
+                    Ok(()) => Found::Renewed { good_until: start + ttl, ttl },
+                    Err(e) => Found::Failed(vec![e]),
+                }
+            }
+            _ => Found::Renewed { good_until: start + ttl, ttl },
+        },
         Outcome::Refused => Found::Refused,
         Outcome::Unreachable(errors) => Found::Failed(errors),
         Outcome::Interrupted => Found::Failed(Vec::new()),
@@ -308,7 +325,7 @@ mod tests {
     fn entry(ttl_ms: i64, max_hold: Option<Duration>) -> Entry {
         let now = Instant::now();
         let renewal =
-            Renewal { nodes: vec![], key: b"k".to_vec(), token: "t".into(), ttl_ms, limits: Limits::default(), max_hold };
+            Renewal { nodes: vec![], key: b"k".to_vec(), token: "t".into(), ttl_ms, limits: Limits::default(), max_hold, replicas: None };
         let ttl = Duration::from_millis(ttl_ms as u64);
         Entry { id: 1, renewal, taken: now, due: now + ttl / 3, good_until: now + ttl, lost: None, failing: vec![] }
     }
