@@ -679,6 +679,22 @@ function pct(array $sorted, float $p): ?float
     return $n === 0 ? null : (float) $sorted[max(0, (int) ceil($p * $n) - 1)];
 }
 
+/** Cycles of $cycle per second for $seconds (each cycle must succeed). */
+function rate(callable $cycle, float $seconds): float
+{
+    $n = 0;
+    $start = hrtime(true);
+    $until = $start + (int) ($seconds * 1e9);
+    do {
+        for ($i = 0; $i < 50; $i++) {
+            $cycle() || fail('a cycle failed');
+        }
+        $n += 50;
+        $now = hrtime(true);
+    } while ($now < $until);
+    return $n / (($now - $start) / 1e9);
+}
+
 function median(array $xs): float
 {
     sort($xs);

@@ -35,18 +35,6 @@ $sectionUs = (int) (getenv('BENCH_FAILOVER_SECTION_US') ?: 2000);
 $rounds = (int) (getenv('BENCH_ROUNDS') ?: 20);
 $seconds = (float) (getenv('BENCH_SECONDS') ?: 0.25);
 
-/** Microseconds per lock() + release() over $seconds. */
-function cycle_us(float $seconds): float
-{
-    $n = 0;
-    $start = hrtime(true);
-    do {
-        \RedisMutexLock::lock('cycle') && \RedisMutexLock::release('cycle') || fail('a cycle failed');
-        $n++;
-    } while (hrtime(true) - $start < $seconds * 1e9);
-    return (hrtime(true) - $start) / 1e3 / $n;
-}
-
 try {
     $s = \RlSentinels::start();
     $book = \RedisServer::start();
@@ -71,7 +59,7 @@ try {
     for ($round = 0; $round < $rounds; $round++) {
         foreach (['off' => '', 'on' => '?wait_replicas=1'] as $mode => $query) {
             ini_set('redis_lock.server', $s->dsn() . $query);
-            $us[$mode][] = cycle_us($seconds);
+            $us[$mode][] = 1e6 / rate(fn () => \RedisMutexLock::lock('cycle') && \RedisMutexLock::release('cycle'), $seconds);
         }
     }
 

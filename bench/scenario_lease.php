@@ -25,22 +25,6 @@ $seconds = (float) (getenv('BENCH_SECONDS') ?: 0.25);
 $locks = (int) (getenv('BENCH_RENEW_LOCKS') ?: 200);
 $renewSeconds = (float) (getenv('BENCH_RENEW_SECONDS') ?: 5);
 
-/** Cycles of $cycle per second for $seconds (each cycle must succeed). */
-function rate(callable $cycle, float $seconds): float
-{
-    $n = 0;
-    $start = hrtime(true);
-    $until = $start + (int) ($seconds * 1e9);
-    do {
-        for ($i = 0; $i < 50; $i++) {
-            $cycle() || fail('a cycle failed');
-        }
-        $n += 50;
-        $now = hrtime(true);
-    } while ($now < $until);
-    return $n / (($now - $start) / 1e9);
-}
-
 /** CPU µs of this process' renewal thread so far. */
 function renewal_thread_cpu_us(): float
 {

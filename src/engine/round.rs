@@ -482,14 +482,20 @@ impl<'a> Slot<'a> {
         match route::endpoint(node, self.key(), ctx.limits) {
             Ok(endpoint) if endpoint.addr != self.endpoint.addr => {
                 self.hops += 1;
-                self.endpoint = endpoint;
-                self.asking = false;
-                self.reused = false;
-                self.connect(ctx);
+                self.go_to(endpoint, false, ctx);
                 true
             }
             _ => false,
         }
+    }
+
+    /// Sends the commands still without an answer to `endpoint` (after
+    /// `ASKING` when `asking`).
+    fn go_to(&mut self, endpoint: Cow<'a, Server>, asking: bool, ctx: &mut Ctx<'_>) {
+        self.endpoint = endpoint;
+        self.asking = asking;
+        self.reused = false;
+        self.connect(ctx);
     }
 
     /// Goes on after the error reply `msg` to command `i` the way the
@@ -518,36 +524,25 @@ impl<'a> Slot<'a> {
             Next::Later => self.retries += 1,
             _ => self.hops += 1,
         }
-        let was_asking = self.asking;
         if let State::Sent(mut conn) = std::mem::replace(&mut self.state, State::Closed) {
             conn.skip_answers_after(i);
             if conn.flush().is_ok() {
                 pool::put(self.server(), ctx.limits, conn);
             }
         }
-        self.asking = false;
-        self.reused = false;
         match next {
-            Next::Moved(addr) => self.endpoint = Cow::Owned(node.server.at(addr)),
-            Next::Ask(addr) => {
-                self.endpoint = Cow::Owned(node.server.at(addr));
-                self.asking = true;
-            }
+            Next::Moved(addr) => self.go_to(Cow::Owned(node.server.at(addr)), false, ctx),
+            Next::Ask(addr) => self.go_to(Cow::Owned(node.server.at(addr)), true, ctx),
+            // The same place (after an ASK, with ASKING again), a moment later.
             Next::Later => {
-                // After an ASK, the importing node is asked again.
-                self.asking = was_asking;
+                self.reused = false;
                 self.state = State::Pausing(Instant::now() + pause);
-                return true;
             }
             Next::Elsewhere => match route::endpoint(node, self.key(), ctx.limits) {
-                Ok(endpoint) => self.endpoint = endpoint,
-                Err(why) => {
-                    self.fail(Cause::Unresolved(why));
-                    return true;
-                }
+                Ok(endpoint) => self.go_to(endpoint, false, ctx),
+                Err(why) => self.fail(Cause::Unresolved(why)),
             },
         }
-        self.connect(ctx);
         true
     }
 

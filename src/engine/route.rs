@@ -170,20 +170,21 @@ fn redirection(msg: &[u8], at: &Addr) -> Option<(u16, Addr)> {
     Some((slot, Addr::Tcp { host, port }))
 }
 
+/// Where `addr` is in `masters`, added at the end if it is not there.
+fn index_of(masters: &mut Vec<Addr>, addr: &Addr) -> usize {
+    masters.iter().position(|m| m == addr).unwrap_or_else(|| {
+        masters.push(addr.clone());
+        masters.len() - 1
+    })
+}
+
 /// The slot's master is `addr` now; the whole map is learned again at the
 /// next look-up (a failover moves every slot of a master at once).
 fn moved(server: &Server, slot: u16, addr: &Addr) {
     KNOWN.with(|known| {
         let Some(entry) = known.iter_mut().find(|e| e.of == *server) else { return };
         if let Known::Slots { masters, slots } = &mut entry.known {
-            let i = match masters.iter().position(|m| m == addr) {
-                Some(i) => i,
-                None => {
-                    masters.push(addr.clone());
-                    masters.len() - 1
-                }
-            };
-            if let (Some(s), Ok(i)) = (slots.get_mut(usize::from(slot)), u16::try_from(i)) {
+            if let (Some(s), Ok(i)) = (slots.get_mut(usize::from(slot)), u16::try_from(index_of(masters, addr))) {
                 *s = i;
             }
         }
@@ -199,23 +200,14 @@ pub fn forget(server: &Server) {
 
 /// Asks the deployment where things are, and keeps the answer.
 fn learn(node: &Node, limits: &Limits) -> Result<Known, String> {
-    let known: Result<Known, String> = match &node.server.route {
-        Route::Direct => Err("not a deployment".into()),
-        Route::Cluster(seeds) => {
-            // The masters known so far first: seeds may be gone.
-            let masters = KNOWN.with(|known| match known.iter().find(|e| e.of == node.server).map(|e| &e.known) {
-                Some(Known::Slots { masters, .. }) => masters.clone(),
-                _ => Vec::new(),
-            });
-            slot_map(node, seeds, &masters, limits)
-        }
-        Route::Sentinel(sentinels) => {
-            let current = KNOWN.with(|known| match known.iter().find(|e| e.of == node.server).map(|e| &e.known) {
-                Some(Known::Master(addr)) => Some(addr.clone()),
-                _ => None,
-            });
-            master(node, sentinels, current.as_ref(), limits)
-        }
+    let previous = KNOWN.with(|known| known.iter().find(|e| e.of == node.server).map(|e| e.known.clone()));
+    let known: Result<Known, String> = match (&node.server.route, &previous) {
+        (Route::Direct, _) => Err("not a deployment".into()),
+        // The masters known so far first: seeds may be gone.
+        (Route::Cluster(seeds), Some(Known::Slots { masters, .. })) => slot_map(node, seeds, masters, limits),
+        (Route::Cluster(seeds), _) => slot_map(node, seeds, &[], limits),
+        (Route::Sentinel(sentinels), Some(Known::Master(current))) => master(node, sentinels, Some(current), limits),
+        (Route::Sentinel(sentinels), _) => master(node, sentinels, None, limits),
     };
     KNOWN.with(|all| match known {
         Ok(ref known) => {
@@ -287,11 +279,7 @@ fn parse_slots(reply: &Reply, asked: &Addr) -> Result<Known, String> {
             (h, Addr::Tcp { host, .. }) if h.is_empty() || h == "?" => host.clone(),
             (h, _) => h,
         };
-        let addr = Addr::Tcp { host, port };
-        let i = masters.iter().position(|m| *m == addr).unwrap_or_else(|| {
-            masters.push(addr);
-            masters.len() - 1
-        });
+        let i = index_of(&mut masters, &Addr::Tcp { host, port });
         let (Ok(start), Ok(end), Ok(i)) = (usize::try_from(*start), usize::try_from(*end), u16::try_from(i)) else { return Err(bad()) };
         if start > end || end >= SLOTS {
             return Err(bad());

@@ -331,11 +331,14 @@ fn parse_db(s: &str) -> Result<u32, String> {
     }
 }
 
-/// `wait_replicas=N`, 0 (off) to 1000.
+/// The most replicas `wait_replicas` may ask for (a DSN's or the INI setting).
+pub const MAX_REPLICAS: i64 = 1000;
+
+/// `wait_replicas=N`, 0 (off) to `MAX_REPLICAS`.
 fn parse_replicas(s: &str) -> Result<i64, String> {
     match s.parse::<i64>() {
-        Ok(n) if (0..=1000).contains(&n) && s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
-        _ => Err("invalid wait_replicas (expected 0 to 1000)".into()),
+        Ok(n) if (0..=MAX_REPLICAS).contains(&n) && s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(format!("invalid wait_replicas (expected 0 to {MAX_REPLICAS})")),
     }
 }
 

@@ -15,7 +15,7 @@ use ext_php_rs::zend::ExecutorGlobals;
 use crate::engine::conn::Limits;
 use crate::engine::held::{Renew, Replicas, Terms};
 use super::args::clamped_seconds;
-use crate::engine::server::{redact, Server, NUL_BYTES};
+use crate::engine::server::{redact, Server, MAX_REPLICAS, NUL_BYTES};
 
 pub const SERVER: &CStr = c"redis_lock.server";
 pub const PREFIX: &CStr = c"redis_lock.prefix";
@@ -234,7 +234,9 @@ fn parse_max_hold() -> Result<Option<Duration>> {
 
 /// `redis_lock.wait_replicas` (0: off).
 fn parse_wait_replicas() -> Result<i64> {
-    setting(WAIT_REPLICAS, "a number of replicas from 0 to 1000", |v| v.parse::<i64>().ok().filter(|n| (0..=1000).contains(n)))
+    setting(WAIT_REPLICAS, &format!("a number of replicas from 0 to {MAX_REPLICAS}"), |v| {
+        v.parse::<i64>().ok().filter(|n| (0..=MAX_REPLICAS).contains(n))
+    })
 }
 
 /// `redis_lock.server`, parsed.
