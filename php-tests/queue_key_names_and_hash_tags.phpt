@@ -1,5 +1,5 @@
 --TEST--
-Queue: the queue keys of lock key K (redis_lock.prefix . $key) are "{K}:q" (list), "{K}:t" (zset), "{K}:w:<token>", or K:q… when K has a {hash tag} of its own; for a K with a "}" but no valid tag (where "{K}" would hash to another slot), they still hash to K's Cluster slot; every script names them in KEYS; waiting works for each
+Queue: the queue keys of lock key K (redis_lock.prefix . $key) are "{K}:q" (list), "{K}:t" (zset), "{K}:w:<token>", "{K}:n" (lists), or K:q… when K has a {hash tag} of its own; for a K with a "}" but no valid tag (where "{K}" would hash to another slot), they still hash to K's Cluster slot; every script names them in KEYS; waiting works for each
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -104,6 +104,8 @@ foreach (['plain:report', 'user:{42}:report', 'odd}key', 'x{}y', '{}z'] as $key)
             $kinds['q'] = true;
         } elseif ($k === "$base:t") {
             $kinds['t'] = true;
+        } elseif ($k === "$base:n") {
+            $kinds['n'] = true;
         } elseif (str_starts_with($k, "$base:w:") && in_array(substr($k, strlen("$base:w:")), $tokens, true)) {
             $kinds['w:<token>'] = true;
         } else {
@@ -126,7 +128,7 @@ queue list and zset in K's slot: true
 waiter 0: true
 waiter 1: true
 order: 0 1
-keys in commands: ["K","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
+keys in commands: ["K","n","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
 keys: []
 -- "user:{42}:report": has a hash tag
 bool(true)
@@ -136,7 +138,7 @@ queue list and zset in K's slot: true
 waiter 0: true
 waiter 1: true
 order: 0 1
-keys in commands: ["K","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
+keys in commands: ["K","n","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
 keys: []
 -- "odd}key": no hash tag
 bool(true)
@@ -146,7 +148,7 @@ queue list and zset in K's slot: true
 waiter 0: true
 waiter 1: true
 order: 0 1
-keys in commands: ["K","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
+keys in commands: ["K","n","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
 keys: []
 -- "x{}y": no hash tag
 bool(true)
@@ -156,7 +158,7 @@ queue list and zset in K's slot: true
 waiter 0: true
 waiter 1: true
 order: 0 1
-keys in commands: ["K","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
+keys in commands: ["K","n","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
 keys: []
 -- "{}z": no hash tag
 bool(true)
@@ -166,6 +168,6 @@ queue list and zset in K's slot: true
 waiter 0: true
 waiter 1: true
 order: 0 1
-keys in commands: ["K","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
+keys in commands: ["K","n","q","t","w:<token>"], all in K's slot: true, undeclared in scripts: []
 keys: []
 keys at the end: []

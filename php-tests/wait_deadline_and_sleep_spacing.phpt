@@ -14,7 +14,7 @@ function attempt(RedisServer $redis, float $timeout, ?int $sleep = null): array
     [$r, $secs] = rl_timed(fn () => $sleep === null
         ? RedisMutexLock::lock('busy', $timeout)
         : RedisMutexLock::lock('busy', $timeout, 20, $sleep));
-    return [$r, $secs, $timeout == 0 ? $redis->calls('set') : $redis->calls('blmove')];
+    return [$r, $secs, $timeout == 0 ? $redis->calls('set') : $redis->calls('blpop')];
 }
 
 [$r, $secs, $sets] = attempt($redis, 0);

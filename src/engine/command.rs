@@ -101,7 +101,8 @@ impl Command<'_> {
     /// The form for sending again after a connection broke with the command in
     /// flight: the first send may have run, so only idempotent forms qualify
     /// (a plain acquire becomes the script that recognises our own lock; a
-    /// queue's blocking pop is idempotent as it is).
+    /// queue's blocking pop that ran loses its wake-up, and the waiter finds
+    /// the lock handed to it at its next look, or waits again).
     pub fn resend_wire(&self, wire: Wire) -> Wire {
         match (self.op, wire) {
             (Op::Acquire { .. }, Wire::Plain) => Wire::Sha,
@@ -139,7 +140,7 @@ impl Command<'_> {
 
     /// Whether the reply may be an array.
     pub fn wants_array(&self) -> bool {
-        matches!(self.op, Op::Probe(_))
+        matches!(self.op, Op::Probe(_) | Op::Queue(QueueOp::Wait { .. }))
     }
 
     pub fn pack(&self, wire: Wire) -> Vec<u8> {

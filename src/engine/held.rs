@@ -509,16 +509,7 @@ pub fn release_all(limits: &Limits) {
         }
     }
     let jobs: Vec<Job<'_>> = per_server.iter().map(|(node, cmds)| Job { node, cmds }).collect();
-    let votes = exchange(&jobs, limits);
-    // Waiters that got a lock without a wake-up: wake them (they would
-    // otherwise find it at their next look).
-    for ((node, cmds), votes) in per_server.iter().zip(votes) {
-        for (cmd, vote) in cmds.iter().zip(votes) {
-            if let (Op::Queue(QueueOp::Handoff { base, .. }), Vote::Got(Reply::Bulk(head))) = (cmd.op, vote) {
-                queue::wake(std::slice::from_ref(node), cmd.key, base, &String::from_utf8_lossy(&head), limits);
-            }
-        }
-    }
+    exchange(&jobs, limits);
 }
 
 #[cfg(test)]

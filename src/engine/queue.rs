@@ -2,11 +2,12 @@
 //! Redis with direct hand-off.
 //!
 //! Next to the lock key K live `Q` (the waiters' tokens, in order), `T` (each
-//! waiter's lease: it is alive until then) and one wake-up list `W` per
-//! waiter, all in K's Cluster slot (keys.rs). A waiter joins the queue and
-//! blocks on its own `W` in the same round trip. A release gives K to the
-//! first live waiter for a short provisional grant and wakes only that
-//! waiter, which confirms: the lock never falls free while anybody waits, so
+//! waiter's lease: it is alive until then), one wake-up list `W` per waiter
+//! and one shared wake-up list `N`, all in K's Cluster slot (keys.rs). A
+//! waiter joins the queue and blocks on its own `W` and on `N` in the same
+//! round trip. A release gives K to the first live waiter for a short
+//! provisional grant and wakes only that waiter, which confirms: the lock
+//! never falls free while anybody waits, so
 //! nobody can jump the queue. A waiter that died is passed over once its
 //! lease ran out; one killed after it was woken never confirms, and its
 //! grant runs out by itself. Every waiter looks at the queue again at least
@@ -15,8 +16,12 @@
 //!
 //! Every key a script touches is declared in KEYS: the releaser names the
 //! wake-up list of the waiter it expects first in line (its hint, learnt
-//! when it got the lock). When another waiter is first, the lock is still
-//! handed to it, and a second, fire-and-forget call wakes it.
+//! when it got the lock). When another waiter is first (the lock was taken
+//! while nobody waited, or the expected one left), the lock is still handed
+//! to it, and its token goes onto `N`: Redis gives it to the waiter blocked
+//! there longest, which is the first in line unless it was looking at the
+//! queue just then. A waiter that pops another's token wakes that one by its
+//! own list.
 
 use std::time::{Duration, Instant};
 
@@ -26,7 +31,7 @@ use super::error::Cause;
 use super::keys::Base;
 use super::lease::{validity_ms, Outcome};
 use super::resp::Reply;
-use super::round::{ask, exchange, fan_out, Job, Node, Until, Vote};
+use super::round::{ask, exchange, Job, Node, Vote};
 use super::wait;
 
 /// How long a hand-off is provisional: a waiter woken but dead never
@@ -78,9 +83,10 @@ macro_rules! queue_script {
 
 /// Joins the queue, or renews the lease of a waiter already in it; takes the
 /// lock when it is free and nobody lives ahead, or when it was handed to
-/// us. Taking it pushes `a` onto our wake-up list, so that the blocking pop
-/// sent behind this script returns at once (the `DEL` behind that removes
-/// the list). KEYS: K Q T W(own). ARGV: token ttl lease. Returns the first
+/// us. Taking it leaves `a` alone on our wake-up list, so that the blocking
+/// pop sent behind this script returns at once (and so removes the list),
+/// and removes our token from `N` (a hand-off found by looking, not by a
+/// wake-up). KEYS: K Q T W(own) N. ARGV: token ttl lease. Returns the first
 /// waiter behind us ('' if none) when we hold the lock, else 0.
 static ENQUEUE: Script = queue_script!(
     "\
@@ -97,16 +103,18 @@ else \
   wait_again(q, t, me, lease, false) \
   return 0 \
 end \
-redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) \
+redis.call('LREM', KEYS[5], 0, me) \
+redis.call('DEL', w) redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) \
 return redis.call('LINDEX', q, 0) or ''"
 );
 
-/// After a wake-up (whose list the `DEL` behind the blocking pop removed):
-/// the hand-off becomes ours for the whole TTL, or, when its grant ran out
-/// first, we wait again at the front. KEYS: K Q T W(own).
+/// After a wake-up (a late second one for the same hand-off is dropped with
+/// our list): the hand-off becomes ours for the whole TTL, or, when its
+/// grant ran out first, we wait again at the front. KEYS: K Q T W(own) N.
 /// ARGV: token ttl lease. Returns the next waiter ('' if none) or 0.
 static CONFIRM: Script = queue_script!(
     "\
+redis.call('DEL', KEYS[4]) \
 local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
 if next then return next end \
 wait_again(KEYS[2], KEYS[3], ARGV[1], tonumber(ARGV[3]), true) \
@@ -115,23 +123,23 @@ return 0"
 
 /// Gives up waiting: unless the lock was handed to us meanwhile (then it is
 /// ours: returns the next waiter or ''), our lease ends and we are passed
-/// over. KEYS: K Q T W(own). ARGV: token ttl.
+/// over. KEYS: K Q T W(own) N. ARGV: token ttl.
 static LEAVE: Script = queue_script!(
     "\
 redis.call('DEL', KEYS[4]) \
 local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
-if next then return next end \
+if next then redis.call('LREM', KEYS[5], 0, ARGV[1]) return next end \
 redis.call('ZREM', KEYS[3], ARGV[1]) \
 live_head(KEYS[2], KEYS[3]) \
 return 0"
 );
 
 /// Releases our lock: to the first live waiter if there is one (for the
-/// grant, waking it when it is the one we expected), else by deleting it.
-/// An empty token releases the lock whoever holds it (a forced release).
-/// KEYS: K Q T [W(expected)]. ARGV: token expected grant.
-/// Returns 0 (not ours), 1 (released, or handed and woken), or the token of
-/// the waiter it was handed to without a wake-up.
+/// grant, waking it by its own list when it is the one we expected, else
+/// through `N`), else by deleting it. An empty token releases the lock
+/// whoever holds it (a forced release). KEYS: K Q T N [W(expected)].
+/// ARGV: token expected grant. Returns 0 (not ours) or 1 (released, or
+/// handed and woken).
 static HANDOFF: Script = Script::new(concat!(
     // Nobody waits (the usual case): done before the helpers are defined.
     "\
@@ -145,17 +153,17 @@ head = live_head(KEYS[2], KEYS[3], head) \
 if not head then redis.call('DEL', KEYS[1]) return 1 end \
 redis.call('LPOP', KEYS[2]) redis.call('ZREM', KEYS[3], head) \
 redis.call('SET', KEYS[1], head, 'PX', ARGV[3]) \
-if KEYS[4] and head == ARGV[2] then \
-  redis.call('RPUSH', KEYS[4], 'h') redis.call('PEXPIRE', KEYS[4], 4 * tonumber(ARGV[3])) \
-  return 1 \
-end \
-return head"
+local w, wake = KEYS[4], head \
+if KEYS[5] and head == ARGV[2] then w, wake = KEYS[5], 'h' end \
+redis.call('RPUSH', w, wake) redis.call('PEXPIRE', w, 4 * tonumber(ARGV[3])) \
+return 1"
 ));
 
-/// Wakes the waiter the lock was handed to, unless it took it meanwhile (then
+/// Wakes, by its own list, the waiter the lock was handed to, whose token
+/// another waiter popped from `N`; unless it took the lock meanwhile (then
 /// the key's TTL is no longer the grant's, and a wake-up would be left
 /// over). KEYS: K W(its). ARGV: its token, grant.
-static WAKE: Script = queue_script!(
+static WAKE: Script = Script::new(
     "\
 if redis.call('GET', KEYS[1]) ~= ARGV[1] or redis.call('PTTL', KEYS[1]) > tonumber(ARGV[2]) then return 0 end \
 redis.call('RPUSH', KEYS[2], 'h') redis.call('PEXPIRE', KEYS[2], 4 * tonumber(ARGV[2])) \
@@ -166,11 +174,8 @@ return 1"
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueOp<'a> {
     Enqueue { base: &'a Base<'a>, ttl_ms: i64, lease_ms: i64 },
-    /// Blocks on our wake-up list (`BLMOVE W W`: the element stays).
+    /// Blocks on our wake-up list and on `N` (`BLPOP W N`: ours first).
     Wait { base: &'a Base<'a>, timeout_ms: i64, ttl_ms: i64 },
-    /// Deletes our wake-up list, sent right behind `Wait`: gone as soon as
-    /// it woke us.
-    Forget { base: &'a Base<'a> },
     Confirm { base: &'a Base<'a>, ttl_ms: i64, lease_ms: i64 },
     Leave { base: &'a Base<'a>, ttl_ms: i64 },
     /// The release of a lock that others may wait for.
@@ -182,7 +187,10 @@ pub enum QueueOp<'a> {
 impl QueueOp<'_> {
     pub fn first_wire(&self) -> Wire {
         match self {
-            QueueOp::Wait { .. } | QueueOp::Forget { .. } => Wire::Plain,
+            QueueOp::Wait { .. } => Wire::Plain,
+            // Sent ahead of a blocking pop, which would hold back the text
+            // sent again after a NOSCRIPT: text at once (it is short).
+            QueueOp::Wake { .. } => Wire::Eval,
             _ => Wire::Sha,
         }
     }
@@ -208,8 +216,8 @@ impl QueueOp<'_> {
 
     pub fn check_reply(&self, reply: &Reply) -> Result<(), String> {
         let fits = match self {
-            QueueOp::Wait { .. } => matches!(reply, Reply::Bulk(_) | Reply::Nil),
-            QueueOp::Wake { .. } | QueueOp::Forget { .. } => matches!(reply, Reply::Int(0 | 1)),
+            QueueOp::Wait { .. } => woken(reply).is_some() || *reply == Reply::Nil,
+            QueueOp::Wake { .. } | QueueOp::Handoff { .. } => matches!(reply, Reply::Int(0 | 1)),
             _ => matches!(reply, Reply::Int(0 | 1) | Reply::Bulk(_)),
         };
         match fits {
@@ -225,24 +233,21 @@ impl QueueOp<'_> {
         match *self {
             QueueOp::Enqueue { base, ttl_ms, lease_ms } | QueueOp::Confirm { base, ttl_ms, lease_ms } => {
                 let which = if matches!(self, QueueOp::Enqueue { .. }) { &ENQUEUE } else { &CONFIRM };
-                let (q, t, w) = (base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":w:", me));
                 let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms)];
-                script(which, &[&[key], &q, &t, &w], &args, out);
+                script(which, &own_keys(key, base, me).each_ref().map(|k| &k[..]), &args, out);
             }
             QueueOp::Leave { base, ttl_ms } => {
-                let (q, t, w) = (base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":w:", me));
-                script(&LEAVE, &[&[key], &q, &t, &w], &[me, format_int(&mut a, ttl_ms)], out);
+                script(&LEAVE, &own_keys(key, base, me).each_ref().map(|k| &k[..]), &[me, format_int(&mut a, ttl_ms)], out);
             }
             QueueOp::Wait { base, timeout_ms, .. } => {
-                let w = base.aux(b":w:", me);
                 let secs = format!("{}.{:03}", timeout_ms / 1000, timeout_ms % 1000);
-                resp_pieces(out, &[&[b"BLMOVE"], &w, &w, &[b"RIGHT"], &[b"LEFT"], &[secs.as_bytes()]]);
+                resp_pieces(out, &[&[b"BLPOP"], &base.aux(b":w:", me), &base.aux(b":n", b""), &[secs.as_bytes()]]);
             }
-            QueueOp::Forget { base } => resp_pieces(out, &[&[b"DEL"], &base.aux(b":w:", me)]),
             QueueOp::Handoff { base, expected } => {
-                let (q, t, next) = (base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":w:", expected.as_bytes()));
-                let all: [&[&[u8]]; 4] = [&[key], &q, &t, &next];
-                let keys = if expected.is_empty() { &all[..3] } else { &all[..] };
+                let (q, t, n) = (base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":n", b""));
+                let next = base.aux(b":w:", expected.as_bytes());
+                let all: [&[&[u8]]; 5] = [&[key], &q, &t, &n, &next];
+                let keys = if expected.is_empty() { &all[..4] } else { &all[..] };
                 let grant = format_int(&mut a, GRANT.as_millis() as i64);
                 script(&HANDOFF, keys, &[me, expected.as_bytes(), grant], out);
             }
@@ -252,6 +257,12 @@ impl QueueOp<'_> {
             }
         }
     }
+}
+
+/// The keys of a waiter's own steps: K Q T W(own) N.
+fn own_keys<'a>(key: &'a [u8], base: &'a Base<'a>, me: &'a [u8]) -> [[&'a [u8]; 5]; 5] {
+    let k = [key, b"", b"", b"", b""];
+    [k, base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":w:", me), base.aux(b":n", b"")]
 }
 
 /// What the release of a lock taken by a waiter needs: the waiter expected
@@ -276,22 +287,29 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
     let outage_budget = limits.connect + limits.read;
     let mut outage_since: Option<Instant> = None;
     let mut reached = false;
+    // A wake-up we popped from `N` for another waiter: passed on by its own
+    // list in our next write.
+    let mut passed_on: Option<String> = None;
     loop {
         let block = check.min(deadline.saturating_duration_since(Instant::now())).max(Duration::from_millis(1));
         // Rounded up: a pop that ends a little before the deadline would
         // cost one more round for nothing.
         let block_ms = block.as_micros().div_ceil(1000).min(i64::MAX as u128) as i64;
         let step = |op| Command { op: Op::Queue(op), key, token };
-        let cmds = [
-            step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms }),
-            step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }),
-            step(QueueOp::Forget { base: &base }),
-        ];
+        let forward = passed_on.take();
+        let mut cmds = passing_on(key, token, &base, forward.as_deref());
+        let at = cmds.len();
+        cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms }));
+        cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }));
         let sent = Instant::now();
         let votes = exchange(&[Job { node, cmds: &cmds }], limits).swap_remove(0);
-        let failure = match (&votes[0], &votes[1]) {
+        let wake = match &votes[at + 1] {
+            Vote::Got(reply) => woken(reply),
+            _ => None,
+        };
+        let failure = match (&votes[at], wake) {
             (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms, sent), Place { expected: text(next) }),
-            (Vote::Got(Reply::Int(0)), Vote::Got(Reply::Bulk(wake))) if wake == b"h" => {
+            (_, Some(wake)) if wake == b"h" || wake == token.as_bytes() => {
                 let sent = Instant::now();
                 match ask(node, &step(QueueOp::Confirm { base: &base, ttl_ms, lease_ms }), limits) {
                     Vote::Got(Reply::Bulk(next)) => return (confirmed(ttl_ms, sent), Place { expected: text(&next) }),
@@ -299,8 +317,15 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
                     _ => None,
                 }
             }
-            (Vote::Failed(e), _) | (_, Vote::Failed(e)) => Some(e.clone()),
-            _ => None,
+            _ => {
+                // Another waiter's token from `N` (an `a` of ours left over
+                // from a broken round needs nothing).
+                passed_on = wake.filter(|w| *w != b"a").map(text);
+                votes.iter().find_map(|v| match v {
+                    Vote::Failed(e) => Some(e.clone()),
+                    _ => None,
+                })
+            }
         };
         let now = Instant::now();
         // Answers before a failure (we joined, then the server went away
@@ -308,22 +333,22 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         reached |= votes.iter().any(|v| matches!(v, Vote::Got(_)));
         // PHP's time limit: leave the queue (within the usual bounds, not
         // cut short again) and hand control back.
-        let interrupted = || {
+        let interrupted = |passed_on: Option<String>| {
             let _quiet = wait::Quiet::begin();
-            leave(node, key, token, &base, ttl_ms, limits);
+            leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
             (Outcome::Interrupted, Place::default())
         };
         match failure {
-            Some(e) if e.cause == Cause::Interrupted => return interrupted(),
+            Some(e) if e.cause == Cause::Interrupted => return interrupted(passed_on),
             Some(e) if !reached => return (Outcome::Unreachable(vec![e]), Place::default()),
             Some(e) => {
                 let since = *outage_since.get_or_insert(now);
                 if now.duration_since(since) >= outage_budget || now >= deadline {
-                    leave(node, key, token, &base, ttl_ms, limits);
+                    leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
                     return (Outcome::Unreachable(vec![e]), Place::default());
                 }
                 if wait::sleep_until(deadline.min(now + check)).is_err() {
-                    return interrupted();
+                    return interrupted(passed_on);
                 }
             }
             None => {
@@ -332,8 +357,20 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             }
         }
         if Instant::now() >= deadline {
-            return leave(node, key, token, &base, ttl_ms, limits);
+            return leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
         }
+    }
+}
+
+/// What a blocking pop (`BLPOP W N`) popped: `a` or `h` from our own list,
+/// a waiter's token from `N`.
+fn woken(reply: &Reply) -> Option<&[u8]> {
+    match reply {
+        Reply::Array(pair) => match pair.as_slice() {
+            [Reply::Bulk(_), Reply::Bulk(value)] => Some(value),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -347,13 +384,26 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// Leaves the queue; the lock may have been handed to us meanwhile.
-fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, limits: &Limits) -> (Outcome, Place) {
+/// A wake-up for another waiter that we popped from `N` goes with it.
+fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, passed_on: Option<&str>, limits: &Limits) -> (Outcome, Place) {
+    let mut cmds = passing_on(key, token, base, passed_on);
+    cmds.push(Command { op: Op::Queue(QueueOp::Leave { base, ttl_ms }), key, token });
     let sent = Instant::now();
-    match ask(node, &Command { op: Op::Queue(QueueOp::Leave { base, ttl_ms }), key, token }, limits) {
-        Vote::Got(Reply::Bulk(next)) => (confirmed(ttl_ms, sent), Place { expected: text(&next) }),
-        Vote::Failed(e) => (Outcome::Unreachable(vec![e]), Place::default()),
+    match exchange(&[Job { node, cmds: &cmds }], limits).swap_remove(0).pop() {
+        Some(Vote::Got(Reply::Bulk(next))) => (confirmed(ttl_ms, sent), Place { expected: text(&next) }),
+        Some(Vote::Failed(e)) => (Outcome::Unreachable(vec![e]), Place::default()),
         _ => (Outcome::Refused, Place::default()),
     }
+}
+
+/// The first steps of a write: waking, by its own list, the waiter whose
+/// wake-up we popped from `N`, if any.
+fn passing_on<'a>(key: &'a [u8], token: &'a str, base: &'a Base<'a>, head: Option<&'a str>) -> Vec<Command<'a>> {
+    let mut cmds = Vec::with_capacity(3);
+    if let Some(head) = head {
+        cmds.push(Command { op: Op::Queue(QueueOp::Wake { base, head }), key, token });
+    }
+    cmds
 }
 
 /// Releases a lock taken on `node`, handing it to the first live waiter.
@@ -362,18 +412,7 @@ pub fn release(node: &Node, key: &[u8], token: &str, place: &Place, limits: &Lim
     let op = QueueOp::Handoff { base: &base, expected: &place.expected };
     match ask(node, &Command { op: Op::Queue(op), key, token }, limits) {
         Vote::Got(Reply::Int(1)) => Outcome::Confirmed { validity_ms: 0.0 },
-        Vote::Got(Reply::Bulk(head)) => {
-            wake(std::slice::from_ref(node), key, &base, &text(&head), limits);
-            Outcome::Confirmed { validity_ms: 0.0 }
-        }
         Vote::Failed(e) => Outcome::failed(e),
         _ => Outcome::Refused,
     }
-}
-
-/// Wakes `head`, to which a lock was handed without a wake-up (nobody waits
-/// for the answer: its own check would find the lock in time anyway).
-pub fn wake(nodes: &[Node], key: &[u8], base: &Base<'_>, head: &str, limits: &Limits) {
-    let cmd = Command { op: Op::Queue(QueueOp::Wake { base, head }), key, token: "" };
-    fan_out(nodes, &cmd, limits, Until::Sent);
 }

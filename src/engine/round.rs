@@ -141,12 +141,16 @@ impl Ctx<'_> {
     /// Queues command `i` in `wire` form on `conn`.
     fn push(&mut self, conn: &mut Conn, i: usize, cmd: &Command<'_>, wire: Wire, expect: Expect) {
         if !self.shared {
-            return conn.push_with(expect, |out| cmd.pack_into(wire, out));
+            conn.push_with(expect, |out| cmd.pack_into(wire, out));
+        } else {
+            if self.packs.len() <= i {
+                self.packs.resize_with(i + 1, Default::default);
+            }
+            conn.push(self.packs[i][wire as usize].get_or_insert_with(|| cmd.pack(wire)), expect);
         }
-        if self.packs.len() <= i {
-            self.packs.resize_with(i + 1, Default::default);
+        if cmd.wants_array() {
+            conn.accept_array();
         }
-        conn.push(self.packs[i][wire as usize].get_or_insert_with(|| cmd.pack(wire)), expect);
     }
 }
 
@@ -429,9 +433,6 @@ impl<'a> Slot<'a> {
                     conn.push(b"*1\r\n$6\r\nASKING\r\n", Expect::Skip);
                 }
                 ctx.push(&mut conn, i, cmd, self.wires[i], Expect::Answer(i));
-                if cmd.wants_array() {
-                    conn.accept_array();
-                }
             }
         }
         // A blocking command's reply may come that much later.
