@@ -67,6 +67,12 @@ pub struct PerProcess<T> {
     inner: Mutex<Option<(u64, T)>>,
 }
 
+impl<T: Default> Default for PerProcess<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<T: Default> PerProcess<T> {
     pub const fn new() -> Self {
         Self { inner: Mutex::new(None) }

@@ -99,7 +99,7 @@ impl Cursor {
             self.scanned = 0;
             return Ok(Some((Item::Value(Reply::Nil), 5)));
         }
-        if !matches!(kind, b'+' | b'-' | b':' | b'$') && !(arrays && kind == b'*') {
+        if !(matches!(kind, b'+' | b'-' | b':' | b'$') || arrays && kind == b'*') {
             self.scanned = 0;
             return Err(match kind {
                 b'*' | b'>' | b'%' | b'~' => "unexpected aggregate reply (an array where a single value belongs)".into(),

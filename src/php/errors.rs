@@ -71,7 +71,11 @@ fn pending() -> PhpException {
 fn active_function() -> String {
     let text = |p: *const std::ffi::c_char| {
         // SAFETY: the engine returns NUL-terminated names (or NULL).
-        (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()).unwrap_or_default()
+        if p.is_null() {
+            String::new()
+        } else {
+            unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+        }
     };
     let mut space: *const std::ffi::c_char = std::ptr::null();
     // SAFETY: both only read the current execute data.

@@ -5,6 +5,10 @@ use ext_php_rs::{info_table_end, info_table_row, info_table_start};
 
 use super::zend;
 
+/// The module's section of `phpinfo()`.
+///
+/// # Safety
+/// Called only by the PHP engine, as this module's `phpinfo()` hook.
 pub unsafe extern "C" fn module_info(module: *mut ModuleEntry) {
     info_table_start!();
     info_table_row!("redis_lock support", "enabled");

@@ -13,6 +13,9 @@ pub mod zend;
 
 /// Module startup: INI entries and the classes built by hand. No sockets or
 /// threads here: PHP-FPM forks its workers after this.
+///
+/// # Safety
+/// Called only by the PHP engine, as this module's startup hook.
 pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     silence_panics();
     ini::register(module_number);
@@ -24,6 +27,9 @@ pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
 }
 
 /// Request startup: one-time fix-ups that need the classes registered.
+///
+/// # Safety
+/// Called only by the PHP engine, as this module's request startup hook.
 pub unsafe extern "C" fn request_startup(_type: i32, _module_number: i32) -> i32 {
     static ONCE: std::sync::Once = std::sync::Once::new();
     shutdown::request_started();

@@ -189,7 +189,7 @@ fn lock_fields(lock: &ZendHashTable) -> Result<(Vec<u8>, String)> {
 
 /// The `$servers` list: each entry a DSN or `[host, port(, timeout)]`, no server twice.
 fn members(servers: &ZendHashTable) -> Result<Vec<Member>> {
-    if servers.len() == 0 {
+    if servers.is_empty() {
         return Err(Fail::Arg(1, "must not be empty".into()));
     }
     let mut members: Vec<Member> = Vec::with_capacity(servers.len());

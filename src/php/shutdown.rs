@@ -16,6 +16,11 @@ use crate::engine::{held, wait, watchdog};
 /// executor gone by then): whether to release, and with which limits.
 static AT_END: Mutex<Option<(bool, Limits)>> = Mutex::new(None);
 
+/// Request shutdown: notes whether, and within which limits, post-deactivate
+/// releases what the request still holds.
+///
+/// # Safety
+/// Called only by the PHP engine, as this module's request shutdown hook.
 pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i32 {
     let _ = std::panic::catch_unwind(|| {
         // From here to the next request, waits are no longer cut short by
@@ -40,6 +45,9 @@ pub extern "C" fn post_deactivate() -> i32 {
 }
 
 /// Module shutdown: the renewal thread, if one runs, ends and is joined.
+///
+/// # Safety
+/// Called only by the PHP engine, as this module's shutdown hook.
 pub unsafe extern "C" fn module_shutdown(_type: i32, _module_number: i32) -> i32 {
     let _ = std::panic::catch_unwind(watchdog::shutdown);
     0
