@@ -86,11 +86,11 @@ macro_rules! queue_script {
 /// us. Taking it leaves `a` alone on our wake-up list, so that the blocking
 /// pop sent behind this script returns at once (and so removes the list),
 /// and removes our token from `N` (a hand-off found by looking, not by a
-/// wake-up). KEYS: K Q T W(own) N. ARGV: token ttl lease. Returns the first
+/// wake-up). KEYS: K Q T N W(own). ARGV: token ttl lease. Returns the first
 /// waiter behind us ('' if none) when we hold the lock, else 0.
 static ENQUEUE: Script = queue_script!(
     "\
-local k, q, t, w, me, ttl, lease = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], tonumber(ARGV[3]) \
+local k, q, t, n, w, me, ttl, lease = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]) \
 local holder = redis.call('GET', k) \
 if not holder then \
   local head = live_head(q, t) \
@@ -103,18 +103,18 @@ else \
   wait_again(q, t, me, lease, false) \
   return 0 \
 end \
-redis.call('LREM', KEYS[5], 0, me) \
+redis.call('LREM', n, 0, me) \
 redis.call('DEL', w) redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) \
 return redis.call('LINDEX', q, 0) or ''"
 );
 
 /// After a wake-up (a late second one for the same hand-off is dropped with
 /// our list): the hand-off becomes ours for the whole TTL, or, when its
-/// grant ran out first, we wait again at the front. KEYS: K Q T W(own) N.
+/// grant ran out first, we wait again at the front. KEYS: K Q T N W(own).
 /// ARGV: token ttl lease. Returns the next waiter ('' if none) or 0.
 static CONFIRM: Script = queue_script!(
     "\
-redis.call('DEL', KEYS[4]) \
+redis.call('DEL', KEYS[5]) \
 local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
 if next then return next end \
 wait_again(KEYS[2], KEYS[3], ARGV[1], tonumber(ARGV[3]), true) \
@@ -123,12 +123,12 @@ return 0"
 
 /// Gives up waiting: unless the lock was handed to us meanwhile (then it is
 /// ours: returns the next waiter or ''), our lease ends and we are passed
-/// over. KEYS: K Q T W(own) N. ARGV: token ttl.
+/// over. KEYS: K Q T N W(own). ARGV: token ttl.
 static LEAVE: Script = queue_script!(
     "\
-redis.call('DEL', KEYS[4]) \
+redis.call('DEL', KEYS[5]) \
 local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
-if next then redis.call('LREM', KEYS[5], 0, ARGV[1]) return next end \
+if next then redis.call('LREM', KEYS[4], 0, ARGV[1]) return next end \
 redis.call('ZREM', KEYS[3], ARGV[1]) \
 live_head(KEYS[2], KEYS[3]) \
 return 0"
@@ -234,35 +234,38 @@ impl QueueOp<'_> {
             QueueOp::Enqueue { base, ttl_ms, lease_ms } | QueueOp::Confirm { base, ttl_ms, lease_ms } => {
                 let which = if matches!(self, QueueOp::Enqueue { .. }) { &ENQUEUE } else { &CONFIRM };
                 let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms)];
-                script(which, &own_keys(key, base, me).each_ref().map(|k| &k[..]), &args, out);
+                script(which, &queue_keys(key, base, me).each_ref().map(|k| &k[..]), &args, out);
             }
             QueueOp::Leave { base, ttl_ms } => {
-                script(&LEAVE, &own_keys(key, base, me).each_ref().map(|k| &k[..]), &[me, format_int(&mut a, ttl_ms)], out);
+                script(&LEAVE, &queue_keys(key, base, me).each_ref().map(|k| &k[..]), &[me, format_int(&mut a, ttl_ms)], out);
             }
             QueueOp::Wait { base, timeout_ms, .. } => {
                 let secs = format!("{}.{:03}", timeout_ms / 1000, timeout_ms % 1000);
-                resp_pieces(out, &[&[b"BLPOP"], &base.aux(b":w:", me), &base.aux(b":n", b""), &[secs.as_bytes()]]);
+                let [.., n, w] = queue_keys(key, base, me);
+                resp_pieces(out, &[&[b"BLPOP"], &w, &n, &[secs.as_bytes()]]);
             }
             QueueOp::Handoff { base, expected } => {
-                let (q, t, n) = (base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":n", b""));
-                let next = base.aux(b":w:", expected.as_bytes());
-                let all: [&[&[u8]]; 5] = [&[key], &q, &t, &n, &next];
+                let all = queue_keys(key, base, expected.as_bytes());
+                let all = all.each_ref().map(|k| &k[..]);
+                // Without a waiter expected, no list of one.
                 let keys = if expected.is_empty() { &all[..4] } else { &all[..] };
                 let grant = format_int(&mut a, GRANT.as_millis() as i64);
                 script(&HANDOFF, keys, &[me, expected.as_bytes(), grant], out);
             }
             QueueOp::Wake { base, head } => {
+                let [k, .., w] = queue_keys(key, base, head.as_bytes());
                 let grant = format_int(&mut a, GRANT.as_millis() as i64);
-                script(&WAKE, &[&[key], &base.aux(b":w:", head.as_bytes())], &[head.as_bytes(), grant], out);
+                script(&WAKE, &[&k, &w], &[head.as_bytes(), grant], out);
             }
         }
     }
 }
 
-/// The keys of a waiter's own steps: K Q T W(own) N.
-fn own_keys<'a>(key: &'a [u8], base: &'a Base<'a>, me: &'a [u8]) -> [[&'a [u8]; 5]; 5] {
+/// The keys of lock key `key`'s queue, in the order the scripts name them:
+/// K Q T N, and the wake-up list of the waiter holding `token`.
+fn queue_keys<'a>(key: &'a [u8], base: &'a Base<'a>, token: &'a [u8]) -> [[&'a [u8]; 5]; 5] {
     let k = [key, b"", b"", b"", b""];
-    [k, base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":w:", me), base.aux(b":n", b"")]
+    [k, base.aux(b":q", b""), base.aux(b":t", b""), base.aux(b":n", b""), base.aux(b":w:", token)]
 }
 
 /// What the release of a lock taken by a waiter needs: the waiter expected
