@@ -68,7 +68,7 @@ class RedisLockStore implements BlockingStoreInterface
         $this->initialTtl = $initialTtl;
     }
 
-    public function save(Key $key)
+    public function save(Key $key): void
     {
         $token = $this->getUniqueToken($key);
         $key->reduceLifetime($this->initialTtl);
@@ -80,7 +80,7 @@ class RedisLockStore implements BlockingStoreInterface
         $this->checkNotExpired($key);
     }
 
-    public function waitAndSave(Key $key)
+    public function waitAndSave(Key $key): void
     {
         $token = $this->getUniqueToken($key);
         $ttl = self::milliseconds($this->initialTtl);
@@ -99,7 +99,7 @@ class RedisLockStore implements BlockingStoreInterface
         $this->checkNotExpired($key);
     }
 
-    public function putOffExpiration(Key $key, float $ttl)
+    public function putOffExpiration(Key $key, float $ttl): void
     {
         $token = $this->getUniqueToken($key);
         $key->reduceLifetime($ttl);
@@ -111,7 +111,7 @@ class RedisLockStore implements BlockingStoreInterface
         $this->checkNotExpired($key);
     }
 
-    public function delete(Key $key)
+    public function delete(Key $key): void
     {
         $token = $this->getUniqueToken($key);
         // Like symfony's RedisStore: a lock that is not ours is left alone
@@ -119,7 +119,7 @@ class RedisLockStore implements BlockingStoreInterface
         $this->call(static fn (): bool => \RedisMutexLock::releaseOwner((string) $key, $token));
     }
 
-    public function exists(Key $key)
+    public function exists(Key $key): bool
     {
         $token = $this->getUniqueToken($key);
 
