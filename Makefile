@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 EXT := $(CURDIR)/target/release/libredis_lock.so
 
-.PHONY: all deps build test test-rust test-php test-valgrind test-adapters demo bench clean fuzz
+.PHONY: all deps build test test-rust test-php test-valgrind test-adapters test-matrix demo bench clean fuzz
 
 all: build
 
@@ -29,6 +29,12 @@ test-valgrind: build
 # symfony/lock and illuminate packages and a throwaway Redis.
 test-adapters: build
 	bash scripts/test-adapters.sh
+
+# The whole suite on every platform in the README's support table, each in a
+# Debian chroot cached under /var/cache/redis-lock-matrix (scripts/matrix.sh);
+# CELL="newest next" runs only those cells (oldest stable newest next).
+test-matrix:
+	CELLS='$(CELL)' bash scripts/matrix.sh
 
 demo: build
 	bash scripts/demo.sh

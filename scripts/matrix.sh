@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# make test-matrix [CELL="newest next"]: the whole test suite on every platform
+# users run, each cell a Debian chroot made with debootstrap from the mirror
+# in this machine's apt sources, kept in a cache outside the checkout and
+# created when missing. Per cell: build (cargo, and phpize), cargo tests,
+# every .phpt against every server of the cell, the adapters' PHPUnit suite,
+# the PHP-FPM tests (the fpm_*.phpt), valgrind (where the cell says so), the
+# package round trip. One table at the end; exit 1 on any failure, also a
+# cell that cannot be set up. Runs as root; leaves no mount behind.
+#   CELLS            cells to run (default: all, oldest to next)
+#   MATRIX_CACHE     where the chroots live (default /var/cache/redis-lock-matrix)
+#   MATRIX_MIRROR    Debian mirror (default: the one in this machine's apt sources)
+#   MATRIX_SETUP_ONLY=1  make or update the cells' chroots, test nothing
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+ALL_CELLS=(oldest stable newest next)
+read -r -a CELLS <<<"${CELLS:-${ALL_CELLS[*]}}"
+CACHE=${MATRIX_CACHE:-/var/cache/redis-lock-matrix}
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "make test-matrix runs as root (debootstrap, chroot, mounts)" >&2
+  exit 2
+fi
+
+# What every cell installs: the build, the servers' tools, FPM, the tests' needs.
+common_pkgs=(clang libclang-dev libssl-dev pkg-config libfcgi-bin valgrind openssl iproute2 iptables
+             strace procps ca-certificates dpkg-dev fakeroot autoconf make)
+
+# cell -> suite, PHP version, servers (names scripts/server-shims.sh knows),
+# packages, whether valgrind runs there, experimental pins.
+cell_suite() { case $1 in oldest) echo bookworm ;; stable) echo trixie ;; newest|next) echo sid ;; esac; }
+cell_php() { case $1 in oldest) echo 8.2 ;; stable|newest) echo 8.4 ;; next) echo 8.5 ;; esac; }
+cell_servers() { case $1 in oldest) echo redis ;; *) echo "redis valkey" ;; esac; }
+cell_valgrind() { [[ $1 == newest || $1 == oldest ]]; }
+cell_pkgs() {
+  local php; php=$(cell_php "$1")
+  local p=("${common_pkgs[@]}" "php$php-cli" "php$php-dev" "php$php-fpm" "php$php-mbstring" "php$php-xml"
+           redis-server redis-tools redis-sentinel phpunit php-symfony-lock)
+  case $1 in
+    oldest) p+=(php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
+    stable) p+=(valkey-server valkey-tools valkey-sentinel php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
+    newest) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
+                php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle) ;;
+    next) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework) ;;
+  esac
+  echo "${p[@]}"
+}
+# experimental: PHP 8.5, Redis 8.6, symfony 8.1, pinned package by package
+# (-t experimental drags php-common along and breaks).
+cell_pins() {
+  [[ $1 == next ]] || return 0
+  printf 'Package: php8.5-* redis redis-server redis-tools redis-sentinel\nPin: release a=experimental\nPin-Priority: 990\n'
+}
+
+mirror() {
+  if [[ -n ${MATRIX_MIRROR:-} ]]; then echo "$MATRIX_MIRROR"; return; fi
+  local m
+  m=$(grep -rhoE '^(URIs:|deb)[[:space:]]+[^ ]*https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
+      | grep -oE 'https?://[^ ]+' | grep -v security | head -1)
+  echo "${m:-http://deb.debian.org/debian}"
+}
+
+MOUNTS=()
+unmount_all() {
+  local i
+  for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+    umount -R "${MOUNTS[$i]}" 2>/dev/null || umount -lR "${MOUNTS[$i]}" 2>/dev/null || true
+  done
+  MOUNTS=()
+}
+trap unmount_all EXIT
+trap 'exit 130' INT TERM
+
+mount_into() { # mount_into DIR: what a cell needs from the host
+  local dir=$1
+  mount -t proc proc "$dir/proc"; MOUNTS+=("$dir/proc")
+  mount -t sysfs sys "$dir/sys"; MOUNTS+=("$dir/sys")
+  mount --rbind /dev "$dir/dev"; mount --make-rslave "$dir/dev"; MOUNTS+=("$dir/dev")
+  # The host's toolchain and crate cache: crates.io is not reachable from
+  # inside (no trust store), so the build there runs --offline.
+  local d
+  for d in "${CARGO_HOME:-$HOME/.cargo}" "${RUSTUP_HOME:-$HOME/.rustup}"; do
+    mkdir -p "$dir/root/$(basename "$d")"
+    mount --bind "$d" "$dir/root/$(basename "$d")"; MOUNTS+=("$dir/root/$(basename "$d")")
+  done
+}
+
+# Creates the cell's chroot when missing, and installs what its package list
+# gained since (a stamp holds the list it was made with).
+ensure_cell() {
+  local cell=$1 dir=$CACHE/$1 suite pkgs
+  suite=$(cell_suite "$cell")
+  pkgs=$(cell_pkgs "$cell")
+  mkdir -p "$CACHE"
+  if [[ ! -f $dir/.redis-lock-base ]]; then
+    rm -rf "$dir"
+    echo "[$cell] debootstrap $suite"
+    debootstrap --variant=minbase "$suite" "$dir" "$(mirror)" >"$CACHE/$cell.debootstrap.log" 2>&1 \
+      || { echo "[$cell] debootstrap failed: see $CACHE/$cell.debootstrap.log" >&2; return 1; }
+    # No daemon started by a package's postinst on the host's network.
+    printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"; chmod +x "$dir/usr/sbin/policy-rc.d"
+    # The mirror's Release files are past their Valid-Until.
+    echo 'Acquire::Check-Valid-Until "false";' >"$dir/etc/apt/apt.conf.d/99redis-lock"
+    echo "deb $(mirror) $suite main" >"$dir/etc/apt/sources.list"
+    if [[ $cell == next ]]; then
+      echo "deb $(mirror) experimental main" >>"$dir/etc/apt/sources.list"
+    fi
+    touch "$dir/.redis-lock-base"
+  fi
+  cell_pins "$cell" >"$dir/etc/apt/preferences.d/redis-lock"
+  mount_into "$dir" # package scripts need /proc
+  if [[ $(cat "$dir/.redis-lock-pkgs" 2>/dev/null) != "$pkgs" ]]; then
+    echo "[$cell] apt-get install ($(wc -w <<<"$pkgs") packages)"
+    cp /etc/resolv.conf "$dir/etc/resolv.conf"
+    # shellcheck disable=SC2086
+    chroot "$dir" env DEBIAN_FRONTEND=noninteractive bash -c \
+      "apt-get update -qq && apt-get install -y -qq --no-install-recommends $pkgs" >"$CACHE/$cell.apt.log" 2>&1 \
+      || { echo "[$cell] apt-get install failed: see $CACHE/$cell.apt.log" >&2; tail -5 "$CACHE/$cell.apt.log" >&2; return 1; }
+    echo "$pkgs" >"$dir/.redis-lock-pkgs"
+  fi
+}
+
+# A copy of the working tree (not the checkout itself: run-tests.php writes
+# next to the tests, and the host may be testing at the same time).
+copy_tree() {
+  local dir=$1
+  rm -rf "$dir/src"; mkdir -p "$dir/src"
+  tar -C "$ROOT" --exclude=./target --exclude=./.git --exclude='./php-tests/*.out' -cf - . | tar -C "$dir/src" -xf -
+}
+
+declare -A RESULT
+run_cell() {
+  local cell=$1 dir=$CACHE/$1 log=$CACHE/$1.log status=0
+  if ! ensure_cell "$cell"; then
+    unmount_all
+    RESULT[$cell]="setup=FAILED"
+    return 1
+  fi
+  if [[ ${MATRIX_SETUP_ONLY:-} == 1 ]]; then
+    unmount_all
+    RESULT[$cell]="setup=ok"
+    return 0
+  fi
+  copy_tree "$dir"
+  echo "[$cell] testing (log: $log)"
+  chroot "$dir" env -i HOME=/root PATH=/root/.cargo/bin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    LANG=C.UTF-8 CELL="$cell" PHP_VERSION="$(cell_php "$cell")" SERVERS="$(cell_servers "$cell")" \
+    VALGRIND="$(cell_valgrind "$cell" && echo 1 || echo 0)" CARGO_TARGET_DIR=/build/target \
+    bash /src/scripts/matrix-cell.sh >"$log" 2>&1 || status=$?
+  unmount_all
+  RESULT[$cell]="setup=ok $(cat "$dir/build/results" 2>/dev/null || echo "run=FAILED")"
+  if ((status)); then
+    echo "[$cell] FAILED (exit $status); last lines of $log:" >&2
+    tail -15 "$log" >&2
+  fi
+  return "$status"
+}
+
+if ! command -v debootstrap >/dev/null; then
+  echo "installing: debootstrap"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; }
+fi
+# The cells build offline from the host's crate cache.
+cargo fetch --locked -q
+
+failed=0
+for cell in "${CELLS[@]}"; do
+  case " ${ALL_CELLS[*]} " in *" $cell "*) ;; *) echo "unknown cell '$cell' (cells: ${ALL_CELLS[*]})" >&2; exit 2 ;; esac
+  start=$SECONDS
+  run_cell "$cell" || failed=1
+  RESULT[$cell]+=" time=$((SECONDS - start))s"
+done
+
+# One table: a row per cell, a column per step.
+columns=(setup suite php build cargo phpt_redis phpt_valkey adapters fpm valgrind phpize deb time)
+printf '\n| cell |'; printf ' %s |' "${columns[@]}"; printf '\n|---|'; printf -- '---|%.0s' "${columns[@]}"; echo
+for cell in "${CELLS[@]}"; do
+  printf '| %s |' "$cell"
+  for col in "${columns[@]}"; do
+    value=$(tr ' ' '\n' <<<"${RESULT[$cell]:-}" | sed -n "s/^$col=//p" | head -1)
+    printf ' %s |' "${value:--}"
+  done
+  echo
+done
+if grep -q "setup=FAILED\|run=FAILED" <<<"${RESULT[*]}"; then failed=1; fi
+exit "$failed"
