@@ -20,14 +20,22 @@ use RedisLock\Internal\Server;
  *   long as its holder lives, and a killed worker's lock frees within one
  *   lease instead of never. Renewals end with the request (a CLI worker's
  *   request is its whole run): the lock then expires one lease later.
- * - get(): one attempt (SET NX PX). Of a lock this process already holds for
- *   the same owner, get() refreshes the TTL and returns true.
+ * - get(): one attempt, as Laravel's SET NX: false while anybody holds the
+ *   lock, its own owner included (a second get() of the same lock is false
+ *   and leaves the TTL alone).
  * - block($seconds): waits in the key's FIFO queue; the releasing process
  *   hands the lock to the longest waiter and wakes only it (no usleep() loop,
  *   so betweenBlockedAttemptsSleepFor() has no effect). LockTimeoutException
- *   after $seconds.
+ *   after $seconds. A lock its own owner holds is not handed to that owner:
+ *   block() then waits until it expires (taking it then) or until $seconds
+ *   have passed.
+ * - refresh($seconds = null): owner-checked; $seconds (default: the lock's)
+ *   > 0 sets the TTL to $seconds and ends renewals; <= 0 (Laravel: removes
+ *   the expiration) makes it a renewed lease as with lock($name, 0).
  * - release(): owner-checked, from any process (restoreLock()); to the first
  *   waiter, if any.
+ * - isLocked(), isOwnedBy($owner), isOwnedByCurrentProcess(): read the key's
+ *   value (Laravel 10+/13 API, also on older Laravel).
  * - Redis unreachable, no reply or an error reply: RedisLockException (a
  *   RuntimeException) from every method, as Laravel's RedisLock lets its
  *   client's exceptions through; block() does not turn it into a timeout.
@@ -111,6 +119,28 @@ class NativeLock extends Lock
     }
 
     /**
+     * Set the lock's TTL to $seconds (default: the lock's) if this lock's
+     * owner holds it; $seconds <= 0: held until released, as a renewed lease.
+     *
+     * @param  int|null  $seconds
+     * @return bool false when this lock's owner does not hold it
+     */
+    public function refresh($seconds = null)
+    {
+        $seconds = (int) ($seconds ?? $this->seconds);
+        $renew = $seconds <= 0;
+        $ttl = $this->ttl($renew ? 0 : $seconds);
+        if (!$this->call(fn (): bool => \RedisMutexLock::extendOwner($this->name, $this->owner, $ttl))) {
+            return false;
+        }
+
+        // Renewals start or end in this process: acquire() of a key that
+        // holds our owner sets its TTL and how it is renewed. (It would take
+        // the key if it was released since extendOwner(): one round trip.)
+        return $this->call(fn (): bool => \RedisMutexLock::acquire($this->name, $this->owner, $ttl, 0, $renew));
+    }
+
+    /**
      * Release the lock if this lock's owner holds it.
      *
      * @return bool
@@ -131,13 +161,32 @@ class NativeLock extends Lock
     }
 
     /**
+     * Whether anybody holds the lock now.
+     */
+    public function isLocked(): bool
+    {
+        return $this->getCurrentOwner() !== null;
+    }
+
+    /**
      * Whether this lock's owner holds the lock now (in any process).
      *
      * @return bool
      */
     public function isOwnedByCurrentProcess()
     {
-        return $this->getCurrentOwner() === $this->owner;
+        return $this->isOwnedBy($this->owner);
+    }
+
+    /**
+     * Whether $owner holds the lock now; isOwnedBy(null): it is free.
+     *
+     * @param  string|null  $owner
+     * @return bool
+     */
+    public function isOwnedBy($owner)
+    {
+        return $this->getCurrentOwner() === $owner;
     }
 
     /**
@@ -167,10 +216,30 @@ class NativeLock extends Lock
 
     protected function attempt(float $timeout): bool
     {
+        $deadline = hrtime(true) / 1e9 + $timeout;
+        // The extension refreshes a key that already holds the owner; Laravel
+        // (SET NX) refuses it. One look first: a lock its own owner holds is
+        // not taken again, and waiting for it can end only with its expiry.
+        while ($this->getCurrentOwner() === $this->owner) {
+            $left = $deadline - hrtime(true) / 1e9;
+            if ($left <= 0) {
+                return false;
+            }
+            $ttl = $this->call(fn (): array => \RedisMutexLock::inspect($this->name))['ttl'];
+            $sleep = $ttl === null || $ttl < 0 ? $left : min($left, $ttl / 1000);
+            usleep((int) ceil(max(0.01, $sleep) * 1e6));
+        }
         $renew = $this->seconds <= 0;
-        $ttl = ($renew ? $this->leaseSeconds : $this->seconds) * 1000;
+        $ttl = $this->ttl($this->seconds);
+        $timeout = max(0.0, $deadline - hrtime(true) / 1e9);
 
         return $this->call(fn (): bool => \RedisMutexLock::acquire($this->name, $this->owner, $ttl, $timeout, $renew));
+    }
+
+    /** Milliseconds: $seconds, or the lease when $seconds <= 0. */
+    private function ttl(int $seconds): int
+    {
+        return ($seconds > 0 ? $seconds : $this->leaseSeconds) * 1000;
     }
 
     /**

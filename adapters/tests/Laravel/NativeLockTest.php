@@ -116,16 +116,169 @@ final class NativeLockTest extends TestCase
         $this->assertSame([], $this->redis->keys(), 'released in finally');
     }
 
-    public function testSameOwnerGetRefreshesTheTtl(): void
+    public function testASecondGetOfTheSameOwnerIsRefused(): void
     {
         $lock = new NativeLock($this->name, 2);
         $this->assertTrue($lock->get());
         usleep(300000);
-        $again = new NativeLock($this->name, 10, $lock->owner());
-        $this->assertTrue($again->get(), 'same owner in the same process: refreshed');
-        $this->assertGreaterThan(9000, $this->redis->pttl($this->key()));
+        $this->assertFalse($lock->get(), 'Laravel\'s acquire() is SET NX: held, also by its own owner');
+        $this->assertFalse((new NativeLock($this->name, 10, $lock->owner()))->get(), 'another object of the same owner');
+        $this->assertSame($lock->owner(), $this->redis->get($this->key()));
+        $this->assertLessThanOrEqual(1700, $this->redis->pttl($this->key()), 'the TTL was not refreshed');
+
         $this->assertTrue($lock->release());
         $this->assertSame([], $this->redis->keys());
+        $this->assertTrue($lock->get(), 'free again: taken');
+        $this->assertTrue($lock->release());
+    }
+
+    public function testBlockOfALockItsOwnerHoldsEndsWithItsExpiry(): void
+    {
+        $lock = new NativeLock($this->name, 1);
+        $this->assertTrue($lock->get());
+        $start = microtime(true);
+        $this->assertTrue($lock->block(3));
+        $waited = microtime(true) - $start;
+        $this->assertGreaterThanOrEqual(0.8, $waited, 'not taken again while its owner held it');
+        $this->assertLessThan(1.6, $waited, 'taken once it expired');
+        $this->assertSame($lock->owner(), $this->redis->get($this->key()));
+        $this->assertGreaterThan(700, $this->redis->pttl($this->key()), 'a new TTL from the new acquisition');
+
+        $held = new NativeLock($this->name, 10, $lock->owner());
+        $held->forceRelease();
+        $this->assertTrue($held->get());
+        $start = microtime(true);
+        try {
+            $held->block(0.5);
+            $this->fail('LockTimeoutException expected');
+        } catch (LockTimeoutException $e) {
+        }
+        $waited = microtime(true) - $start;
+        $this->assertGreaterThanOrEqual(0.45, $waited);
+        $this->assertLessThan(1.0, $waited);
+        $this->assertGreaterThan(9000, $this->redis->pttl($this->key()), 'its TTL left alone');
+        $this->assertLessThanOrEqual(9500, $this->redis->pttl($this->key()));
+        $this->assertTrue($held->release());
+        $this->assertSame([], $this->redis->keys());
+    }
+
+    public function testRefreshByTheOwner(): void
+    {
+        $lock = new NativeLock($this->name, 10);
+        $this->assertTrue($lock->get());
+        $this->assertTrue($lock->refresh(20));
+        $this->assertGreaterThan(19000, $this->redis->pttl($this->key()));
+        $this->assertLessThanOrEqual(20000, $this->redis->pttl($this->key()));
+        $this->assertFalse((new NativeLock($this->name, 10))->get(), 'still held');
+        $this->assertSame($lock->owner(), $this->redis->get($this->key()));
+        $this->assertTrue($lock->release());
+        $this->assertSame([], $this->redis->keys());
+    }
+
+    public function testRefreshIsRefusedForAnotherOwner(): void
+    {
+        $lock = new NativeLock($this->name, 10);
+        $this->assertTrue($lock->get());
+        $other = (new NativeLockProvider())->restoreLock($this->name, 'other_owner');
+        $this->assertFalse($other->refresh(20));
+        $this->assertFalse($other->refresh(0));
+        $this->assertLessThanOrEqual(10000, $this->redis->pttl($this->key()), 'the TTL left alone');
+        $this->assertSame($lock->owner(), $this->redis->get($this->key()));
+        $this->assertTrue($lock->refresh(20));
+        $this->assertGreaterThan(19000, $this->redis->pttl($this->key()));
+        $this->assertTrue($lock->release());
+    }
+
+    public function testRefreshOfAFreeOrExpiredLockTakesNothing(): void
+    {
+        $lock = new NativeLock($this->name, 1);
+        $this->assertFalse($lock->refresh(20), 'never taken');
+        $this->assertFalse($lock->refresh(0));
+        $this->assertSame([], $this->redis->keys());
+
+        $this->assertTrue($lock->get());
+        $this->waitUntil(fn () => !$this->redis->exists($this->key()), 2.0, 'expiry');
+        $this->assertFalse($lock->refresh(20), 'expired: the previous owner cannot refresh it');
+        $this->assertSame([], $this->redis->keys());
+    }
+
+    public function testRefreshDefaultsToTheLocksSeconds(): void
+    {
+        $lock = new NativeLock($this->name, 10);
+        $this->assertTrue($lock->get());
+        usleep(400000);
+        $this->assertLessThan(9700, $this->redis->pttl($this->key()));
+        $this->assertTrue($lock->refresh());
+        $this->assertGreaterThan(9700, $this->redis->pttl($this->key()), 'back to 10 s');
+        $this->assertFalse((new NativeLock($this->name, 10))->get());
+        $this->assertTrue($lock->release());
+    }
+
+    public function testRefreshOfANoExpirationLockKeepsItsRenewedLease(): void
+    {
+        $lock = (new NativeLock($this->name, 0))->lease(1);
+        $this->assertTrue($lock->get());
+        $this->assertTrue($lock->refresh());
+        $this->assertHeldAndRenewedFor($lock, 1.8);
+        $this->assertFalse((new NativeLock($this->name, 0))->get());
+        $this->assertTrue($lock->release());
+        $this->assertSame([], $this->redis->keys());
+    }
+
+    public function testRefreshWithZeroSecondsTurnsTheTtlIntoARenewedLease(): void
+    {
+        $lock = (new NativeLock($this->name, 1))->lease(1);
+        $this->assertTrue($lock->get());
+        $this->assertTrue($lock->refresh(0), 'Laravel: the expiration goes, the lock stays');
+        $this->assertHeldAndRenewedFor($lock, 2.0);
+        $this->assertTrue($lock->release());
+        $this->assertSame([], $this->redis->keys());
+        usleep(500000);
+        $this->assertSame([], $this->redis->keys(), 'no renewal after release');
+    }
+
+    public function testRefreshWithSecondsEndsTheRenewals(): void
+    {
+        $lock = (new NativeLock($this->name, 0))->lease(1);
+        $this->assertTrue($lock->get());
+        $this->assertTrue($lock->refresh(2));
+        $pttl = $this->redis->pttl($this->key());
+        $this->assertGreaterThan(1500, $pttl);
+        $this->assertLessThanOrEqual(2000, $pttl);
+        $expired = $this->waitUntil(fn () => !$this->redis->exists($this->key()), 3.0, 'expiry of the refreshed lock');
+        $this->assertGreaterThan(1.5, $expired, 'it lasted its 2 s');
+        $this->assertFalse($lock->release());
+    }
+
+    public function testIsLockedAndIsOwnedBy(): void
+    {
+        $lock = new NativeLock($this->name, 10);
+        $this->assertFalse($lock->isLocked());
+        $this->assertTrue($lock->isOwnedBy(null), 'free');
+        $this->assertTrue($lock->get());
+        $this->assertTrue($lock->isLocked());
+        $this->assertTrue($lock->isOwnedBy($lock->owner()));
+        $other = (new NativeLockProvider())->restoreLock($this->name, 'other_owner');
+        $this->assertTrue($other->isLocked());
+        $this->assertTrue($other->isOwnedBy($lock->owner()));
+        $this->assertFalse($other->isOwnedByCurrentProcess());
+        $this->assertTrue($lock->release());
+        $this->assertFalse($lock->isLocked());
+        $this->assertFalse($other->isLocked());
+        $this->assertSame([], $this->redis->keys(), 'looking took nothing');
+    }
+
+    /** $lock's key holds its owner for $seconds, with a TTL of at most its 1 s lease. */
+    private function assertHeldAndRenewedFor(NativeLock $lock, float $seconds): void
+    {
+        $start = microtime(true);
+        while (microtime(true) - $start < $seconds) {
+            $this->assertSame($lock->owner(), $this->redis->get($this->key()), 'held past its lease');
+            $pttl = $this->redis->pttl($this->key());
+            $this->assertGreaterThan(0, $pttl, 'a lease, not a lock without expiry');
+            $this->assertLessThanOrEqual(1000, $pttl);
+            usleep(100000);
+        }
     }
 
     public function testBlockIsHandedOverWhenAnotherProcessReleases(): void
