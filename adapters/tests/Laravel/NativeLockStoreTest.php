@@ -102,6 +102,35 @@ final class NativeLockStoreTest extends TestCase
         $this->assertSame(['lock:app:a'], $this->redis->keys(), 'the main server untouched');
     }
 
+    public function testFlushLocksWithPasswordAndDatabase(): void
+    {
+        $server = $this->extraServer();
+        $admin = $server->client();
+        $admin->command('CONFIG', 'SET', 'requirepass', 'p@ss:/word');
+        $admin->command('AUTH', 'p@ss:/word');
+        $store = new NativeLockStore(sprintf('redis://:%s@127.0.0.1:%d/2', rawurlencode('p@ss:/word'), $server->port), 'app:');
+        $this->assertTrue($store->lock('a', 30)->get());
+        $admin->command('SELECT', '2');
+        $admin->command('SET', 'data', 'kept');
+        $this->assertSame(['data', 'lock:app:a'], $admin->keys());
+
+        $this->assertTrue($store->flushLocks());
+        $this->assertSame(['data'], $admin->keys(), 'flushed in database 2, logged in with the DSN\'s password');
+        $admin->command('CONFIG', 'SET', 'requirepass', '');
+    }
+
+    public function testFlushLocksRefusesClusterAndSentinelServers(): void
+    {
+        foreach (['redis-cluster://127.0.0.1:7000,127.0.0.1:7001', 'redis-sentinel://127.0.0.1:26379/mymaster'] as $dsn) {
+            try {
+                (new NativeLockStore($dsn, 'app:'))->flushLocks();
+                $this->fail("$dsn: LogicException expected");
+            } catch (\LogicException $e) {
+                $this->assertStringContainsString('Cluster and Sentinel are not supported', $e->getMessage());
+            }
+        }
+    }
+
     public function testFlushLocksThroughTheRepository(): void
     {
         $repository = new Repository(new NativeLockStore(null, 'app:'));

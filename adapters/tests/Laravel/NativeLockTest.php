@@ -250,6 +250,26 @@ final class NativeLockTest extends TestCase
         $this->assertFalse($lock->release());
     }
 
+    public function testRefreshWhileAnotherProcessWaits(): void
+    {
+        $lock = (new NativeLock($this->name, 10))->lease(1);
+        $this->assertTrue($lock->get());
+        $child = Child::run(sprintf('
+            $lock = new RedisLock\Laravel\NativeLock(%s, 10);
+            out($lock->block(10) ? "held" : "refused");
+            $lock->release();', var_export($this->name, true)));
+        $this->waitUntil(fn () => \RedisMutexLock::inspect($this->name)['waiters'] === 1, 5.0, 'the child waits');
+
+        $this->assertTrue($lock->refresh(20), 'a waiter does not make the holder\'s refresh fail');
+        $this->assertGreaterThan(19000, $this->redis->pttl($this->key()));
+        $this->assertTrue($lock->refresh(0));
+        $this->assertHeldAndRenewedFor($lock, 1.5);
+        $this->assertTrue($lock->release());
+        $this->assertSame('held', $child->readLine(), 'handed over at the release');
+        $this->assertSame(0, $child->wait());
+        $this->assertSame([], $this->redis->keys());
+    }
+
     public function testIsLockedAndIsOwnedBy(): void
     {
         $lock = new NativeLock($this->name, 10);
