@@ -8,8 +8,9 @@ namespace RedisLock\Internal;
  * Lists the lock keys under a prefix on one Redis server (SCAN … TYPE
  * string), for flushing a store's locks. The extension offers no such listing
  * yet, so this opens its own connection, from the same redis_lock.server DSN:
- * redis://, rediss:// and unix:// with user, password and database; a
- * Cluster or Sentinel DSN is refused. Only keys are read here: the locks are
+ * redis://, rediss:// and unix:// with user, password and database, the
+ * extension's connect and read timeouts and its TLS CA file; a Cluster or
+ * Sentinel DSN is refused. Only keys are read here: the locks are
  * released through the extension (RedisMutexLock::forceRelease()).
  *
  * The extension's own keys of a lock K (queue, waiters, fencing counter) are
@@ -21,19 +22,23 @@ namespace RedisLock\Internal;
  */
 final class LockKeys
 {
-    private const TIMEOUT = 5.0;
-
     /** @var resource */
     private $socket;
 
     private function __construct(string $dsn)
     {
         [$address, $user, $password, $db] = self::parse($dsn);
-        $socket = @stream_socket_client($address, $errno, $error, self::TIMEOUT);
+        $ssl = ['verify_peer' => true, 'verify_peer_name' => true];
+        if (($ca = (string) ini_get('redis_lock.tls_ca_file')) !== '') {
+            $ssl['cafile'] = $ca;
+        }
+        $connect = (float) ini_get('redis_lock.connect_timeout') ?: 5.0;
+        $socket = @stream_socket_client($address, $errno, $error, $connect, STREAM_CLIENT_CONNECT, stream_context_create(['ssl' => $ssl]));
         if ($socket === false) {
             throw new \RedisLockException(sprintf('Redis at %s: %s', preg_replace('~^\w+://~', '', $address), $error ?: 'cannot connect'));
         }
-        stream_set_timeout($socket, (int) self::TIMEOUT);
+        $read = (float) ini_get('redis_lock.read_timeout') ?: 5.0;
+        stream_set_timeout($socket, (int) $read, (int) (fmod($read, 1.0) * 1e6));
         $this->socket = $socket;
         if ($password !== null) {
             $this->command(...($user === null ? ['AUTH', $password] : ['AUTH', $user, $password]));
