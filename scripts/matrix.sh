@@ -75,6 +75,9 @@ trap 'exit 130' INT TERM
 
 mount_into() { # mount_into DIR: what a cell needs from the host
   local dir=$1
+  # The cell's root a mount point of its own: `ip netns exec` (the partition
+  # test) remounts / as a slave, which fails on a plain directory.
+  mount --bind "$dir" "$dir"; MOUNTS+=("$dir")
   mount -t proc proc "$dir/proc"; MOUNTS+=("$dir/proc")
   mount -t sysfs sys "$dir/sys"; MOUNTS+=("$dir/sys")
   mount --rbind /dev "$dir/dev"; mount --make-rslave "$dir/dev"; MOUNTS+=("$dir/dev")
@@ -94,8 +97,14 @@ ensure_cell() {
   suite=$(cell_suite "$cell")
   pkgs=$(cell_pkgs "$cell")
   mkdir -p "$CACHE"
+  # Whatever an interrupted run left mounted there goes first: an rm -rf
+  # through a bound /dev would reach the host's.
+  if grep -q " $dir[/ ]" /proc/mounts; then
+    umount -R "$dir" 2>/dev/null || umount -lR "$dir"
+    if grep -q " $dir[/ ]" /proc/mounts; then echo "[$cell] cannot unmount what is mounted under $dir" >&2; return 1; fi
+  fi
   if [[ ! -f $dir/.redis-lock-base ]]; then
-    rm -rf "$dir"
+    rm -rf --one-file-system "$dir"
     echo "[$cell] debootstrap $suite"
     debootstrap --variant=minbase "$suite" "$dir" "$(mirror)" >"$CACHE/$cell.debootstrap.log" 2>&1 \
       || { echo "[$cell] debootstrap failed: see $CACHE/$cell.debootstrap.log" >&2; return 1; }
@@ -167,10 +176,11 @@ fi
 cargo fetch --locked -q
 
 failed=0
+BAD_CELLS=()
 for cell in "${CELLS[@]}"; do
   case " ${ALL_CELLS[*]} " in *" $cell "*) ;; *) echo "unknown cell '$cell' (cells: ${ALL_CELLS[*]})" >&2; exit 2 ;; esac
   start=$SECONDS
-  run_cell "$cell" || failed=1
+  run_cell "$cell" || { failed=1; BAD_CELLS+=("$cell"); }
   RESULT[$cell]+=" time=$((SECONDS - start))s"
 done
 
@@ -186,4 +196,5 @@ for cell in "${CELLS[@]}"; do
   echo
 done
 if grep -q "setup=FAILED\|run=FAILED" <<<"${RESULT[*]}"; then failed=1; fi
+echo "matrix: $((${#CELLS[@]} - ${#BAD_CELLS[@]})) passed, ${#BAD_CELLS[@]} failed${BAD_CELLS:+ (${BAD_CELLS[*]})}"
 exit "$failed"
