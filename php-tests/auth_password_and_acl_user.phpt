@@ -45,7 +45,7 @@ foreach ([
 }
 echo "keys: ", json_encode($redis->keys()), "\n";
 ?>
---EXPECT--
+--EXPECTF--
 requirepass: lock true, key: true, release: true, gone: true
 acl user: lock true, key: true, release: true, gone: true
 escaped password: lock true, key: true, release: true, gone: true
@@ -54,5 +54,5 @@ RedisLockException: Redis at 127.0.0.1:PORT: authentication failed: WRONGPASS in
 RedisLockException: Redis at 127.0.0.1:PORT: authentication failed: WRONGPASS invalid username-password pair or user is disabled.
 RedisLockException: Redis at 127.0.0.1:PORT: authentication failed: WRONGPASS invalid username-password pair or user is disabled.
 RedisLockException: Redis at 127.0.0.1:PORT: authentication failed: NOAUTH Authentication required.
-RedisLockException: Redis at 127.0.0.1:PORT: error reply: NOPERM this user has no permissions to access one of the keys used as arguments
+RedisLockException: Redis at 127.0.0.1:PORT: error reply: NOPERM %s
 keys: []

@@ -12,6 +12,12 @@ foreach (ini_get_all('redis_lock') as $name => $entry) {
     printf("%s: %s (access %d)\n", $name, json_encode($entry['global_value']), $entry['access']);
 }
 echo "version: ", phpversion('redis_lock'), "\n";
+// Built for the PHP that runs it, with that PHP's API number.
+$info = PhpChild::run('', [], [], true, ['-i'])['out'];
+preg_match('/^Built for PHP => (.*)$/m', $r['out'], $built);
+preg_match('/^PHP API => (\d+)$/m', $r['out'], $api);
+preg_match('/^PHP API => (\d+)$/m', $info, $phpApi);
+var_dump($built[1] === PHP_VERSION, $api[1] === $phpApi[1]);
 ?>
 --EXPECTF--
 
@@ -19,8 +25,8 @@ redis_lock
 
 redis_lock support => enabled
 Version => %d.%d.%d
-Built for PHP => 8.2.%d
-PHP API => 20220829
+Built for PHP => %d.%d.%d
+PHP API => %d
 Classes => %s
 
 Directive => Local Value => Master Value
@@ -59,3 +65,5 @@ redis_lock.tls_ca_file: "" (access 7)
 redis_lock.wait_replicas: "0" (access 7)
 redis_lock.wait_timeout: "1" (access 7)
 version: %d.%d.%d
+bool(true)
+bool(true)

@@ -43,15 +43,16 @@ cell_pkgs() {
     stable) p+=(valkey-server valkey-tools valkey-sentinel php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
     newest) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
                 php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle) ;;
-    next) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework) ;;
+    next) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
+              php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle) ;;
   esac
   echo "${p[@]}"
 }
-# experimental: PHP 8.5, Redis 8.6, symfony 8.1, pinned package by package
+# experimental: PHP 8.5, Redis 8.6, symfony 8.1, pinned by package name
 # (-t experimental drags php-common along and breaks).
 cell_pins() {
   [[ $1 == next ]] || return 0
-  printf 'Package: php8.5-* redis redis-server redis-tools redis-sentinel\nPin: release a=experimental\nPin-Priority: 990\n'
+  printf 'Package: php8.5-* php-symfony-* redis redis-server redis-tools redis-sentinel\nPin: release a=experimental\nPin-Priority: 990\n'
 }
 
 mirror() {
