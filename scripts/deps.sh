@@ -3,7 +3,11 @@
 # skipping what is already there. Usage: scripts/deps.sh [build|bench]
 set -euo pipefail
 
-build_pkgs=(php8.2-dev php8.2-cli php8.2-fpm libfcgi-bin clang libclang-dev libssl-dev pkg-config redis-server redis-tools redis-sentinel openssl valgrind iproute2 iptables strace
+# The PHP that php-config names (PHP_CONFIG, as the build uses), else
+# Debian 12's 8.2: never a second PHP beside the one being built for.
+php_ver=8.2
+if php_full=$("${PHP_CONFIG:-php-config}" --version 2>/dev/null); then php_ver=$(cut -d. -f1,2 <<<"$php_full"); fi
+build_pkgs=("php$php_ver-dev" "php$php_ver-cli" "php$php_ver-fpm" libfcgi-bin clang libclang-dev libssl-dev pkg-config redis-server redis-tools redis-sentinel openssl valgrind iproute2 iptables strace
             phpunit php-symfony-lock php-illuminate-cache php-illuminate-container php-illuminate-config)
 bench_pkgs=(php-redis php-predis php-symfony-lock php-illuminate-cache php-illuminate-redis apache2-utils nginx-light python3-matplotlib)
 

@@ -53,6 +53,17 @@ impl From<Fail> for PhpException {
     }
 }
 
+/// A call that PHP's time limit cut short returns its empty value (false,
+/// null) instead of throwing: PHP raises its own "Maximum execution time"
+/// fatal error as soon as the call returns, and an exception pending then
+/// would be reported before it as uncaught (PHP 8.5).
+pub fn unless_timed_out<T: Default>(result: Result<T>) -> Result<T> {
+    match result {
+        Err(Fail::Redis(_)) if super::shutdown::time_limit_fired() => Ok(T::default()),
+        other => other,
+    }
+}
+
 /// The RedisLockLostException of a renewed lock that was lost.
 pub fn lost(method: &str, key: &[u8], why: &impl std::fmt::Display) -> Fail {
     Fail::Lost(format!("{method}(): the lock on \"{}\" was lost: {why}", crate::engine::resp::printable(key)))

@@ -9,7 +9,7 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{Float, Int, ReqInt, Str};
 use super::owned;
-use super::errors::{lost, Fail, Result};
+use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use crate::engine::conn::Limits;
 use crate::engine::server::Server;
@@ -36,55 +36,55 @@ impl RedisMutexLock {
     /// `$timeout` seconds (retrying every `$sleep` µs) while others hold it.
     #[php(defaults(timeout = 0.0, lockSecond = 20, sleep = 100000))]
     pub fn lock(key: Str<'_>, timeout: Float<'_>, lockSecond: Int<'_>, sleep: Int<'_>) -> Result<bool> {
-        lock(key, timeout, lockSecond, sleep)
+        unless_timed_out(lock(key, timeout, lockSecond, sleep))
     }
 
     /// Releases the lock on `$key` if this process still holds it (one of
     /// several holds, when it was taken again).
     pub fn release(key: Str<'_>) -> Result<bool> {
-        release(key)
+        unless_timed_out(release(key))
     }
 
     /// Sets the TTL of our lock on `$key` to `$lockSecond` seconds.
     #[php(defaults(lockSecond = 20))]
     pub fn extend(key: Str<'_>, lockSecond: Int<'_>) -> Result<bool> {
-        extend(key, lockSecond)
+        unless_timed_out(extend(key, lockSecond))
     }
 
     /// The fencing token of this process' hold on `$key`, or null.
     pub fn fence(key: Str<'_>) -> Result<Option<i64>> {
-        fence(key)
+        unless_timed_out(fence(key))
     }
 
     /// Holder, TTL, fence and waiters of `$key`, and whether we hold it.
     pub fn inspect(key: Str<'_>) -> Result<Zval> {
-        inspect(key)
+        unless_timed_out(inspect(key))
     }
 
     /// Takes the lock with `$owner` as its token (framework adapters).
     #[php(defaults(timeout = 0.0, renew = None))]
     pub fn acquire(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>, timeout: Float<'_>, renew: Option<bool>) -> Result<bool> {
-        owned::acquire(key, owner, ttl, timeout, renew)
+        unless_timed_out(owned::acquire(key, owner, ttl, timeout, renew))
     }
 
     /// Releases the lock if `$owner` holds it, from any process.
     pub fn release_owner(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
-        owned::release(key, owner)
+        unless_timed_out(owned::release(key, owner))
     }
 
     /// Sets the TTL (ms) of the lock if `$owner` holds it.
     pub fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
-        owned::extend(key, owner, ttl)
+        unless_timed_out(owned::extend(key, owner, ttl))
     }
 
     /// The token of whoever holds `$key`, or null.
     pub fn owner(key: Str<'_>) -> Result<Zval> {
-        owned::owner(key)
+        unless_timed_out(owned::owner(key))
     }
 
     /// Releases the lock whoever holds it.
     pub fn force_release(key: Str<'_>) -> Result<bool> {
-        owned::force_release(key)
+        unless_timed_out(owned::force_release(key))
     }
 
     /// A fresh owner token, as lock() makes them.

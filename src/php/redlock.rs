@@ -8,7 +8,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{clamped_timeout, Arr, Int, ReqInt, Str};
-use super::errors::{lost, Fail, Result};
+use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use crate::engine::error;
 use crate::engine::held::{self, Held, Owner, Terms};
@@ -75,7 +75,7 @@ impl RedLock {
         match held::acquire(owner, lock.clone(), ttl, patience, terms, &limits) {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),
-            other => Err(outage("lock", &lock, other)),
+            other => unless_timed_out(Err(outage("lock", &lock, other))),
         }
     }
 
@@ -91,7 +91,7 @@ impl RedLock {
         match released.map_err(|why| lost("RedLock::unlock", &resource, &why))? {
             Outcome::Confirmed { .. } => Ok(true),
             Outcome::Refused => Ok(false),
-            other => Err(outage("unlock", &lock, other)),
+            other => unless_timed_out(Err(outage("unlock", &lock, other))),
         }
     }
 
@@ -108,7 +108,7 @@ impl RedLock {
         match extended.map_err(|why| lost("RedLock::extend", &resource, &why))? {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, &resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),
-            other => Err(outage("extend", &lock, other)),
+            other => unless_timed_out(Err(outage("extend", &lock, other))),
         }
     }
 }
