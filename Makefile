@@ -39,9 +39,10 @@ test-matrix:
 demo: build
 	bash scripts/demo.sh
 
+# SERVER=valkey: the same runs against Valkey (valkey-server first in PATH).
 bench: build
 	@bash scripts/deps.sh bench
-	REDIS_LOCK_SO=$(EXT) bash bench/run.sh
+	REDIS_LOCK_SO=$(EXT) BENCH_SERVER=$(or $(SERVER),redis) bash bench/run.sh
 
 clean:
 	cargo clean

@@ -375,7 +375,7 @@ final class RedisServer
 
     public function version(): string
     {
-        return (string) ($this->client()->info('server')['redis_version'] ?? '?');
+        return server_name($this->client()->info('server'));
     }
 
     public function stop(): void
@@ -548,7 +548,7 @@ final class Masters
 
     public function version(): string
     {
-        return (string) ($this->clients[0]->info('server')['redis_version'] ?? '?');
+        return server_name($this->clients[0]->info('server'));
     }
 }
 
@@ -935,6 +935,15 @@ function pressure_mark(): ?array
     return [(int) $m[1], intdiv(hrtime(true), 1000)];
 }
 
+/** "Valkey 9.1.2" or "Redis 8.0.6" from INFO server (Valkey also reports a redis_version: 7.2.4). */
+function server_name(array|false $info): string
+{
+    if (isset($info['valkey_version'])) {
+        return 'Valkey ' . $info['valkey_version'];
+    }
+    return 'Redis ' . ($info['redis_version'] ?? '?');
+}
+
 /** One line of machine facts for under the table. */
 function machine_facts(RedisServer|Masters $server): string
 {
@@ -943,7 +952,7 @@ function machine_facts(RedisServer|Masters $server): string
         $v = trim((string) shell_exec('dpkg-query -W -f=\'${Version}\' ' . escapeshellarg($p) . ' 2>/dev/null'));
         return $v === '' ? '?' : $v;
     };
-    return sprintf('nproc %s (%s), Linux %s; PHP %s; Redis %s; redis_lock %s (.so sha256 %s); phpredis %s; '
+    return sprintf('nproc %s (%s), Linux %s; PHP %s; %s; redis_lock %s (.so sha256 %s); phpredis %s; '
         . 'symfony/lock %s; illuminate %s (Debian packages)',
         trim((string) shell_exec('nproc')), $m[1] ?? '?', php_uname('r'), PHP_VERSION,
         $server->version(), phpversion('redis_lock') ?: '?', substr(hash_file('sha256', so_path()), 0, 12),

@@ -17,6 +17,8 @@
 #                                             blocking on one key (scenario_cluster.php)
 #                            failover         Sentinel failovers under contention with and without replica
 #                                             acknowledgement, and what acknowledgement costs (scenario_failover.php)
+#   BENCH_SERVER           redis (default) or valkey: whose server programs run every throwaway
+#                          server (scripts/server-shims.sh puts Valkey's first in PATH)
 #   REDIS_LOCK_SO          the extension (default: target/release/libredis_lock.so)
 #   BENCH_ROUNDS           interleaved rounds, mutex and redlock (default 20)
 #   BENCH_SECONDS          seconds per implementation per round, mutex and redlock (default 0.25)
@@ -52,7 +54,7 @@ for v in BENCH_SECONDS BENCH_ROUNDS BENCH_PROXIED_SECONDS BENCH_PROXIED_ROUNDS B
          BENCH_CONTENTION_SECTION_US BENCH_CONTENTION_OUTSIDE_US BENCH_FPM_ROUNDS BENCH_FPM_SECONDS \
          BENCH_FPM_CONCURRENCY BENCH_FPM_CHILDREN BENCH_CLUSTER_ROUNDS BENCH_CLUSTER_SECONDS BENCH_CLUSTER_K \
          BENCH_CLUSTER_CONTENTION_SECONDS BENCH_FAILOVERS BENCH_FAILOVER_WORKERS BENCH_FAILOVER_SECTION_US \
-         BENCH_SCENARIOS REDIS_LOCK_SO; do
+         BENCH_SCENARIOS BENCH_SERVER REDIS_LOCK_SO; do
     if [[ -n "${!v:-}" ]]; then command_line="$v=$(printf '%q' "${!v}") $command_line"; fi
 done
 export BENCH_COMMAND="$command_line"
@@ -65,8 +67,15 @@ for s in $scenarios; do
     esac
 done
 
+if [[ ${BENCH_SERVER:-redis} != redis ]]; then
+    shims=$(mktemp -d /tmp/redis_lock-shims.XXXXXX)
+    bash "$here/../scripts/server-shims.sh" "$shims" "$BENCH_SERVER" || exit 2
+    export PATH="$shims:$PATH"
+fi
+
 missing=()
-command -v php >/dev/null || missing+=("php8.2-cli (no php on PATH)")
+command -v php >/dev/null || missing+=("php-cli (no php on PATH)")
+php_ver=$(php -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;' 2>/dev/null || echo 8.2)
 command -v redis-server >/dev/null || missing+=("redis-server")
 if command -v php >/dev/null; then
     php -r 'exit(extension_loaded("redis") ? 0 : 1);' || missing+=("php-redis (the redis extension is not loaded by php)")
@@ -77,7 +86,7 @@ if command -v php >/dev/null; then
     done
 fi
 if [[ " $scenarios " == *" fpm "* ]]; then
-    command -v php-fpm8.2 >/dev/null || [[ -x /usr/sbin/php-fpm8.2 ]] || missing+=("php8.2-fpm (no /usr/sbin/php-fpm8.2)")
+    [[ -x /usr/sbin/php-fpm$php_ver ]] || missing+=("php$php_ver-fpm (no /usr/sbin/php-fpm$php_ver)")
     command -v ab >/dev/null || missing+=("apache2-utils (no ab on PATH)")
     command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=("nginx-light (no nginx on PATH)")
 fi
@@ -88,7 +97,7 @@ fi
 if ((${#missing[@]})); then
     echo "bench: missing packages:" >&2
     printf '  - %s\n' "${missing[@]}" >&2
-    echo "install with: apt-get install php8.2-cli php-redis php-symfony-lock php-illuminate-cache php-illuminate-redis redis-server php8.2-fpm apache2-utils nginx-light python3-matplotlib" >&2
+    echo "install with: apt-get install php$php_ver-cli php-redis php-symfony-lock php-illuminate-cache php-illuminate-redis redis-server php$php_ver-fpm apache2-utils nginx-light python3-matplotlib" >&2
     exit 1
 fi
 if [[ ! -f "$REDIS_LOCK_SO" ]]; then

@@ -337,7 +337,7 @@ $ms = fn (?float $v) => $v === null ? '–' : ($v < 10 ? sprintf('%.2f', $v) : (
 try {
     $redis = Masters::of($dsn ?? RedisServer::start()->dsn());
     $runs = count($ks) * count($impls) * $rounds;
-    note(sprintf('redis-server %s at %s; contention: K = %s; %d rounds × %d implementations × %d K × %s s '
+    note(sprintf('%s at %s; contention: K = %s; %d rounds × %d implementations × %d K × %s s '
         . '(+ start-up and drain: about %.0f s)', $redis->version(), $redis->dsn, implode(', ', $ks),
         $rounds, count($impls), count($ks), $seconds, $runs * ($seconds + 1.5) + $rounds * count($impls) * array_sum($ks) * 0.03));
 

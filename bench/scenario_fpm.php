@@ -297,7 +297,7 @@ try {
     $server = RedisServer::start();
     [$fpm, $socket, $fpmLog] = start_fpm($server, $children);
     [$nginx, $port] = start_nginx($socket);
-    note("redis-server {$server->version()} on {$server->host}:{$server->port}; php-fpm ($children workers) on $socket; "
+    note("{$server->version()} on {$server->host}:{$server->port}; php-fpm ($children workers) on $socket; "
         . "nginx on 127.0.0.1:$port; $rounds rounds × " . count($labels) . " endpoints × {$seconds} s, ab -k -c $concurrency");
 
     // Warm-up: opcache, the workers' persistent connections, the script caches of Redis.

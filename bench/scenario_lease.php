@@ -39,7 +39,7 @@ function renewal_thread_cpu_us(): float
 try {
     $server = RedisServer::start();
     ini_set('redis_lock.server', $server->dsn());
-    note("redis-server {$server->version()} on {$server->host}:{$server->port}; nested holds: $rounds rounds × {$seconds} s; "
+    note("{$server->version()} on {$server->host}:{$server->port}; nested holds: $rounds rounds × {$seconds} s; "
         . "renewals: $locks locks × {$renewSeconds} s");
 
     // 1. Nested holds beside the plain cycle.

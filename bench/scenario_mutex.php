@@ -26,7 +26,7 @@ $labels = [
 
 try {
     $server = RedisServer::start();
-    note("redis-server {$server->version()} on {$server->host}:{$server->port}; "
+    note("{$server->version()} on {$server->host}:{$server->port}; "
         . "$rounds rounds × " . count($labels) . " implementations × {$seconds} s");
 
     $mark = pressure_mark();

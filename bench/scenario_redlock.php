@@ -76,7 +76,7 @@ try {
             $rtt, min($through), max($through), $direct, $rtt - $direct, 2 * $delayMs, $rtt - $direct - 2 * $delayMs, 2 * $rtt);
         note($latency);
     }
-    note(sprintf('%d redis-server %s on %s%s; %d rounds × %d implementations × %s s',
+    note(sprintf('%d × %s on %s%s; %d rounds × %d implementations × %s s',
         NODES, $servers[0]->version(), implode(', ', array_map(fn ($s) => $s->port, $servers)),
         $proxied ? sprintf(' behind delay proxies (+%s ms each way) on %s', $delayMs,
             implode(', ', array_map(fn ($p) => $p->port, $endpoints))) : '',
