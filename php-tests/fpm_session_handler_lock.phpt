@@ -11,7 +11,7 @@ require __DIR__ . '/inc/fpm.inc';
 $redis = RedisServer::start();
 $pool = FpmPool::start(['children' => 4, 'max_requests' => 10, 'ini' => [
     'redis_lock.server' => $redis->dsn(),
-    'session.use_cookies' => '0', 'session.use_only_cookies' => '0', 'session.use_trans_sid' => '0',
+    'session.use_cookies' => '0', 'session.use_trans_sid' => '0',
     'session.cache_limiter' => '', 'session.use_strict_mode' => '0', 'session.gc_probability' => '0',
 ]]);
 

@@ -79,7 +79,7 @@ foreach ([
     $id = 'sess' . bin2hex(random_bytes(4));
     $log = "$dir/$id.log";
     touch($log);
-    $ini = $extra + ['redis_lock.server' => $redis->dsn(), 'session.use_cookies' => '0', 'session.use_only_cookies' => '0',
+    $ini = $extra + ['redis_lock.server' => $redis->dsn(), 'session.use_cookies' => '0',
         'session.cache_limiter' => '', 'session.use_strict_mode' => '0', 'session.gc_probability' => '0'];
     $children = [];
     for ($i = 0; $i < 6; $i++) {

@@ -103,8 +103,10 @@ fn an_acquisition_slower_than_the_ttl_fails_and_leaves_nothing() {
     assert!(!round.held(), "every node said yes, but too late: {:?} validity {}", round.votes, round.validity_ms());
     assert!(round.yes() >= 2, "a majority said yes");
     assert!(round.validity_ms() <= 0.0);
+    // A node whose yes came after the deadline (a loaded machine) is released
+    // without waiting for its reply: its key goes one proxy delay later.
     for r in &proxied.servers {
-        assert_eq!(r.dbsize(), 0);
+        assert!(eventually(|| r.dbsize() == 0), "a key was left: {}", r.dbsize());
     }
 }
 
