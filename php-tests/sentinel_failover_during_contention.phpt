@@ -30,7 +30,11 @@ echo "RedLock with a sentinel entry: ", is_array($lock) ? 'locked' : rl_show($lo
 echo "unknown master: ", $try($s->dsn($sp, 'nosuch')), "\n";
 echo "wrong sentinel password: ", $try($s->dsn('sentinel_password=hunter2')), "\n";
 echo "no sentinel up: ", $try('redis-sentinel://127.0.0.1:' . rl_free_port() . '/mymaster'), "\n";
-echo "a master, not a sentinel: ", $try("redis-sentinel://:x@127.0.0.1:{$first->port}/mymaster"), "\n";
+// Redis looks the command up first (unknown command), Valkey checks the
+// connection's authentication first (NOAUTH): either names the node and why.
+echo "a master, not a sentinel: ", str_replace('Redis at host:M: authentication failed: NOAUTH Authentication required.',
+    "host:M is not a sentinel (ERR unknown command 'SENTINEL', with args beginning with: 'GET-MASTER-ADDR-BY-NAME' 'mymaster' )",
+    $try("redis-sentinel://:x@127.0.0.1:{$first->port}/mymaster")), "\n";
 echo "a cluster DSN at a plain server, wrong password: ", $try("redis-cluster://:hunter2@127.0.0.1:{$first->port}"), "\n";
 
 // Sentinels that cannot answer come first: a host that never answers its SYN and a killed server.

@@ -6,6 +6,7 @@
 # a failed step does not stop the next ones, but makes the exit status 1.
 #   PHP_VERSION  the cell's PHP (8.2, 8.4, 8.5)     SERVERS  e.g. "redis valkey"
 #   VALGRIND     1: run the valgrind check           CELL     the cell's name
+#   SUITE        the Debian suite(s) it was made from
 set -uo pipefail
 cd /src
 mkdir -p /build
@@ -25,7 +26,7 @@ for tool in php php-config phpize php-fpm; do
     ln -sfn "/usr/sbin/$tool$PHP_VERSION" "/usr/local/bin/$tool"
   fi
 done
-echo "suite=$(. /etc/os-release; echo "${VERSION_CODENAME:-sid}")" >>"$results"
+echo "suite=$SUITE" >>"$results"
 echo "php=$(php -r 'echo PHP_VERSION;')" >>"$results"
 [[ $(php -r 'echo PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION;') == "$PHP_VERSION" ]] \
   || { record php "FAILED(not $PHP_VERSION)"; }

@@ -156,7 +156,7 @@ run_cell() {
   copy_tree "$dir"
   echo "[$cell] testing (log: $log)"
   chroot "$dir" env -i HOME=/root PATH=/root/.cargo/bin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 CELL="$cell" PHP_VERSION="$(cell_php "$cell")" SERVERS="$(cell_servers "$cell")" \
+    LANG=C.UTF-8 CELL="$cell" SUITE="$(cell_suite "$cell")$([[ $cell == next ]] && echo +experimental)" PHP_VERSION="$(cell_php "$cell")" SERVERS="$(cell_servers "$cell")" \
     VALGRIND="$(cell_valgrind "$cell" && echo 1 || echo 0)" CARGO_TARGET_DIR=/build/target \
     bash /src/scripts/matrix-cell.sh >"$log" 2>&1 || status=$?
   unmount_all
