@@ -13,7 +13,7 @@ fn php_config(arg: &str) -> String {
         _ => {
             eprintln!(
                 "redis_lock cannot be built: `{bin} {arg}` did not run. Install PHP's development files \
-                 (Debian: apt-get install php8.2-dev) or point PHP_CONFIG at php-config."
+                 (Debian: apt-get install php<version>-dev, e.g. php8.4-dev) or point PHP_CONFIG at php-config."
             );
             exit(1);
         }
@@ -28,7 +28,7 @@ fn refuse_zts() {
     let zts = match Command::new(&bin).args(["-n", "-r", "echo PHP_ZTS;"]).output() {
         Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).trim() == "1",
         _ => {
-            eprintln!("redis_lock cannot be built: `{bin} -r 'echo PHP_ZTS;'` did not run. Install PHP (Debian: apt-get install php8.2-cli) or point PHP at it.");
+            eprintln!("redis_lock cannot be built: `{bin} -r 'echo PHP_ZTS;'` did not run. Install PHP (Debian: apt-get install php<version>-cli) or point PHP at it.");
             exit(1);
         }
     };
