@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 EXT := $(CURDIR)/target/release/libredis_lock.so
 
-.PHONY: all deps build test test-rust test-php test-valgrind test-adapters test-matrix demo bench clean fuzz
+.PHONY: all deps build test test-rust test-php test-valgrind test-adapters test-frameworks test-matrix demo bench clean fuzz
 
 all: build
 
@@ -29,6 +29,14 @@ test-valgrind: build
 # symfony/lock and illuminate packages and a throwaway Redis.
 test-adapters: build
 	bash scripts/test-adapters.sh
+
+# The frameworks' own lock features end to end on the adapters (Laravel's
+# queue middleware, unique jobs, scheduler, isolated commands, Cache helpers;
+# symfony's LockFactory, FrameworkBundle's lock.factory, Console, Messenger,
+# Scheduler), each test against its own throwaway Redis; a feature the
+# installed frameworks lack is skipped (scripts/test-frameworks.sh).
+test-frameworks: build
+	bash scripts/test-frameworks.sh
 
 # The whole suite on every platform in the README's support table, each in a
 # Debian chroot cached under /var/cache/redis-lock-matrix (scripts/matrix.sh);

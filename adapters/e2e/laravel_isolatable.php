@@ -1,0 +1,78 @@
+<?php
+
+/*
+ * Laravel's isolated commands (Illuminate\Contracts\Console\Isolatable, run
+ * with --isolated) on the redis_lock cache store (the default store), in two
+ * artisan processes: while one runs the command, the other does not run it
+ * and exits with the code --isolated gives; afterwards it runs again. A
+ * process killed with SIGKILL while running it keeps the command out until
+ * its isolationLockExpiresAt() (2 s) has passed.
+ */
+
+declare(strict_types=1);
+
+require __DIR__ . '/lib.php';
+
+need(load('Illuminate'), 'Laravel is not installed (apt-get install php-laravel-framework)');
+need(interface_exists(Illuminate\Contracts\Console\Isolatable::class), 'needs Laravel 9+ (Isolatable)');
+
+use Carbon\CarbonInterval;
+use Illuminate\Console\Command;
+use Illuminate\Contracts\Console\Isolatable;
+
+final class ImportCommand extends Command implements Isolatable
+{
+    protected $signature = 'e2e:import {--hold}';
+
+    public function handle(): int
+    {
+        out('ran');
+        if ($this->option('hold')) {
+            in(); // until the test says so, or is killed
+        }
+
+        return self::SUCCESS;
+    }
+
+    public function isolationLockExpiresAt(): CarbonInterval
+    {
+        return CarbonInterval::seconds(2);
+    }
+}
+
+roles([
+    // php artisan e2e:import --isolated=3 [--hold]: "ran" when it ran, then "end <exit code>".
+    'artisan' => function (string $hold): void {
+        $app = laravel_app(['cache' => laravel_cache_config(), 'queue' => laravel_queue_config()], [ImportCommand::class]);
+        out('end ' . artisan($app, 'e2e:import', '--isolated=3', ...($hold === '1' ? ['--hold'] : [])));
+    },
+]);
+
+$redis = e2e_redis();
+$run = fn () => spawn('artisan', '0')->finish()[0];
+
+$holder = spawn('artisan', '1');
+$holder->expect('ran');
+$keys = ttls($redis);
+check(array_keys($keys) === ['lock:app:framework/command-e2e:import'] && current($keys) > 0 && current($keys) <= 2000,
+    'the isolation mutex is our key, TTL <= 2 s: ' . json_encode($keys));
+check($run() === ['end 3'], 'a second run does not run the command and exits with --isolated\'s code 3');
+$holder->send('done');
+check($holder->finish()[0] === ['end 0'], 'the first run completes');
+check($redis->keys() === [], 'its mutex is released: no key left');
+check($run() === ['ran', 'end 0'], 'the next run runs the command');
+
+$holder = spawn('artisan', '1');
+$ran = $holder->expect('ran');
+$holder->kill();
+$holder->wait();
+$refused = 0;
+until(function () use ($run, &$refused): bool {
+    $lines = $run();
+    $refused += $lines === ['end 3'] ? 1 : 0;
+
+    return $lines === ['ran', 'end 0'];
+}, 6, 'a run after the kill runs the command');
+$after = microtime(true) - $ran;
+check($refused >= 1 && $after > 1.7 && $after < 3.0, sprintf('after SIGKILL, %d runs were refused; it runs %.2f s after the killed one started (isolationLockExpiresAt 2 s)', $refused, $after));
+check($redis->keys() === [], 'no key left');
