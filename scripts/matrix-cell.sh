@@ -85,6 +85,18 @@ else
   record adapters "$count"
 fi
 
+# The frameworks' own lock features end to end: "frameworks: N passed, M failed, K skipped".
+if [[ -f scripts/test-frameworks.sh ]]; then
+  out=$(bash scripts/test-frameworks.sh 2>&1); status=$?; echo "$out"
+  if [[ $(tail -1 <<<"$out") =~ ^frameworks:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+    count="${BASH_REMATCH[1]}/$((BASH_REMATCH[1] + BASH_REMATCH[2]))$( ((BASH_REMATCH[3])) && echo "+${BASH_REMATCH[3]}skip")"
+    ((status)) && good "$count" && count="$count(exit $status)"
+    record frameworks "$count"
+  else
+    record frameworks "FAILED(exit $status)"
+  fi
+fi
+
 if [[ $VALGRIND == 1 ]]; then
   if bash scripts/valgrind.sh; then record valgrind ok; else record valgrind FAILED; fi
 else
