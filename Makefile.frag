@@ -1,0 +1,14 @@
+# Added by config.m4 to the Makefile that ./configure writes. cargo builds the
+# extension for the PHP configure was given: PHP_CONFIG and PHP name it to
+# ext-php-rs and build.rs (else they would ask whatever php comes first in
+# PATH). The copy in modules/ is what PHP's `make install` installs.
+REDIS_LOCK_SOURCES = $(srcdir)/Cargo.toml $(srcdir)/Cargo.lock $(srcdir)/build.rs $(shell find $(srcdir)/src $(srcdir)/.cargo -type f)
+
+# Rebuilt only when a source or the configuration changed: `make install`,
+# often run as root without the user's cargo, then only copies. Copied under
+# a temporary name and renamed, so a PHP that has the old file loaded keeps it.
+# CARGO_TARGET_DIR, when set, is relative to $(srcdir), as cargo reads it.
+$(phplibdir)/redis_lock.so: $(REDIS_LOCK_SOURCES) Makefile
+	cd $(srcdir) && PHP_CONFIG=$(REDIS_LOCK_PHP_CONFIG) PHP=$(PHP_EXECUTABLE) RUSTC=$(RUSTC) $(CARGO) build --release \
+	  && cp "$${CARGO_TARGET_DIR:-target}/release/libredis_lock.so" $@.tmp
+	mv -f $@.tmp $@
