@@ -22,7 +22,7 @@ declare(strict_types=1);
 
 require __DIR__ . '/lib.php';
 
-need(load('Illuminate'), 'Laravel is not installed (apt-get install php-laravel-framework)');
+need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
 need(class_exists(Illuminate\Queue\DeferredQueue::class), 'needs Laravel 11+ (the deferred queue)');
 
 use Illuminate\Bus\Queueable;

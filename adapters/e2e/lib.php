@@ -400,7 +400,7 @@ function until(callable $attempt, float $timeout, string $what): float
  */
 function laravel_app(array $config, array $commands = [], ?Closure $schedule = null): Illuminate\Foundation\Application
 {
-    need(load('Illuminate'), 'Laravel is not installed (apt-get install php-laravel-framework)');
+    need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
     need(method_exists(Illuminate\Foundation\Application::class, 'configure'), 'needs Laravel 11+ (Application::configure()); installed: ' . Illuminate\Foundation\Application::VERSION);
     $base = sys_get_temp_dir() . '/redis_lock_e2e_laravel_' . getmypid();
     foreach (['config', 'bootstrap/cache', 'storage/framework/cache/data', 'storage/logs', 'routes'] as $dir) {
@@ -500,13 +500,23 @@ function artisan(Illuminate\Foundation\Application $app, string ...$args): int
 /**
  * A minimal Symfony application: FrameworkBundle and the configuration a
  * user copies (adapters/config/symfony/redis_lock.php), plus $configure for
- * the test's own services and framework settings. Booted; its container.
+ * the test's own services and framework settings. Booted.
  *
  * @param Closure(Symfony\Component\DependencyInjection\Loader\Configurator\ContainerConfigurator): void|null $configure
  */
-function symfony_kernel(?Closure $configure = null): Symfony\Component\DependencyInjection\ContainerInterface
+function symfony_kernel(?Closure $configure = null): Symfony\Component\HttpKernel\KernelInterface
 {
     need(load('Symfony/Bundle/FrameworkBundle'), 'symfony/framework-bundle is not installed (apt-get install php-symfony-framework-bundle)');
+    // The bundle registers its console commands only where the console is
+    // there when the container is built (the tests load the other components).
+    load('Symfony/Component/Console');
+    // The DI container asks Composer's InstalledVersions which packages are
+    // there (every Composer project has it; Debian ships it in composer).
+    if (!class_exists(Composer\InstalledVersions::class)) {
+        $file = stream_resolve_include_path('Composer/InstalledVersions.php') ?: '/usr/share/php/Composer/InstalledVersions.php';
+        need(is_file($file), 'FrameworkBundle needs Composer\InstalledVersions (apt-get install composer)');
+        require_once $file;
+    }
     if (!class_exists('RedisLockE2EKernel', false)) {
         /** The application: FrameworkBundle, the shipped configuration, the test's. */
         final class RedisLockE2EKernel extends Symfony\Component\HttpKernel\Kernel
@@ -546,5 +556,15 @@ function symfony_kernel(?Closure $configure = null): Symfony\Component\Dependenc
     $kernel = new RedisLockE2EKernel('test', false, $configure);
     $kernel->boot();
 
-    return $kernel->getContainer();
+    return $kernel;
+}
+
+/** Runs a bin/console command line (FrameworkBundle's console application); its exit code (output to stderr). */
+function symfony_console(Symfony\Component\HttpKernel\KernelInterface $kernel, string ...$args): int
+{
+    need(load('Symfony/Component/Console'), 'symfony/console is not installed (apt-get install php-symfony-console)');
+    $application = new Symfony\Bundle\FrameworkBundle\Console\Application($kernel);
+    $application->setAutoExit(false);
+
+    return $application->run(new Symfony\Component\Console\Input\ArgvInput(['bin/console', ...$args]), new Symfony\Component\Console\Output\StreamOutput(STDERR));
 }

@@ -1,0 +1,44 @@
+<?php
+
+/*
+ * Makes RedisLock\Symfony\RedisLockStore the store of a Symfony application's
+ * lock.factory. Copy this file to config/packages/redis_lock.php.
+ *
+ * framework.lock takes only DSNs and connection services (FrameworkBundle
+ * builds its stores with symfony/lock's StoreFactory, which knows no
+ * third-party store), so the factory is defined here as a service instead:
+ *
+ * - `redis_lock.store`: the store, on the DSN in REDIS_LOCK_SERVER (unset:
+ *   the redis_lock.server INI setting), with symfony's default TTL of 300 s;
+ * - `lock.factory` and the LockFactory type (autowiring): a LockFactory over
+ *   that store, replacing the factory framework.lock makes. An application's
+ *   own service definitions win over the bundle's, whatever store
+ *   framework.lock names; that store is then never built.
+ *
+ * framework.lock is still turned on ('flock' below; keep your own value if you
+ * have one) because the bundle wires the features that use lock.factory only
+ * when it is: Messenger's DeduplicateMiddleware (DeduplicateStamp, symfony 7.3+)
+ * and the rate limiters' lock. A Console command with LockableTrait, a
+ * Scheduler schedule (->lock()) or your own code gets the factory by
+ * autowiring `LockFactory $lockFactory`.
+ */
+
+use RedisLock\Symfony\RedisLockStore;
+use Symfony\Component\DependencyInjection\Loader\Configurator\ContainerConfigurator;
+use Symfony\Component\Lock\LockFactory;
+
+use function Symfony\Component\DependencyInjection\Loader\Configurator\service;
+
+return static function (ContainerConfigurator $container): void {
+    $container->extension('framework', ['lock' => 'flock']);
+
+    $services = $container->services();
+    $services->set('redis_lock.store', RedisLockStore::class)
+        ->args(['%env(default::REDIS_LOCK_SERVER)%', 300.0]);
+    $services->set('lock.factory', LockFactory::class)
+        ->public()
+        ->args([service('redis_lock.store')])
+        ->call('setLogger', [service('logger')->ignoreOnInvalid()])
+        ->tag('monolog.logger', ['channel' => 'lock']);
+    $services->alias(LockFactory::class, 'lock.factory');
+};

@@ -1,0 +1,86 @@
+<?php
+
+/*
+ * FrameworkBundle's lock.factory on RedisLockStore, configured as the README
+ * says (adapters/config/symfony/redis_lock.php, copied to config/packages/):
+ * a minimal MicroKernel with FrameworkBundle and that file, its container's
+ * lock.factory and an autowired `LockFactory $lockFactory`, used from two
+ * processes. The waiter of acquire(true) is handed the lock at the release; a
+ * holder killed with SIGKILL keeps it waiting until the lock's TTL (2 s).
+ */
+
+declare(strict_types=1);
+
+require __DIR__ . '/lib.php';
+
+use RedisLock\Symfony\RedisLockStore;
+use Symfony\Component\DependencyInjection\Loader\Configurator\ContainerConfigurator;
+use Symfony\Component\Lock\LockFactory;
+
+need(load('Symfony/Bundle/FrameworkBundle', 'Symfony/Component/Lock'), 'symfony/framework-bundle is not installed (apt-get install php-symfony-framework-bundle php-symfony-lock)');
+
+/** An application service that gets the lock factory by autowiring. */
+final class ReportBuilder
+{
+    public function __construct(public readonly LockFactory $lockFactory)
+    {
+    }
+}
+
+$container = fn () => symfony_kernel(function (ContainerConfigurator $container): void {
+    $container->services()->set('app.report_builder', ReportBuilder::class)->autowire()->public();
+})->getContainer();
+
+roles([
+    'holder' => function () use ($container): void {
+        $lock = $container()->get('lock.factory')->createLock('report', 2.0);
+        $lock->acquire(true);
+        out('acquired');
+        if (in() === 'release') {
+            $lock->release();
+            out('released');
+        }
+    },
+    'waiter' => function () use ($container): void {
+        $lock = $container()->get('app.report_builder')->lockFactory->createLock('report', 2.0);
+        out('waiting');
+        $lock->acquire(true);
+        out('acquired');
+        $lock->release();
+    },
+]);
+
+$redis = e2e_redis();
+
+$app = $container();
+$factory = $app->get('lock.factory');
+check($factory instanceof LockFactory && $app->get('app.report_builder')->lockFactory === $factory, 'lock.factory is a LockFactory, and the one LockFactory autowiring gives');
+check((new ReflectionProperty(LockFactory::class, 'store'))->getValue($factory) instanceof RedisLockStore, 'over a RedisLockStore');
+$lock = $factory->createLock('probe', 2.0);
+check($lock->acquire() && $redis->get('lock:probe') !== null, 'its locks are our keys (lock:probe)');
+$lock->release();
+check($redis->keys() === [], 'released: no key left');
+
+$holder = spawn('holder');
+$holder->expect('acquired');
+check($redis->pttl('lock:report') > 0 && $redis->pttl('lock:report') <= 2000, 'a process holds lock:report, TTL <= 2 s');
+$waiter = spawn('waiter');
+$waiter->expect('waiting');
+check($waiter->poll(0.5) === null, 'the other waits while it holds it');
+$holder->send('release');
+$released = $holder->expect('released');
+$acquired = $waiter->expect('acquired');
+check($acquired - $released < 0.5, sprintf('the waiter gets it %.3f s after the release', $acquired - $released));
+$waiter->finish();
+$holder->finish();
+check($redis->keys() === [], 'no key left');
+
+$holder = spawn('holder');
+$taken = $holder->expect('acquired');
+$waiter = spawn('waiter');
+$waiter->expect('waiting');
+$holder->kill();
+$holder->wait();
+$acquired = $waiter->expect('acquired');
+check($acquired - $taken > 1.8 && $acquired - $taken < 3.0, sprintf('after SIGKILL of the holder, the waiter gets it %.2f s after the holder took it (TTL 2 s)', $acquired - $taken));
+check($waiter->finish()[1] === 0 && $redis->keys() === [], 'the waiter ends normally, no key left');
