@@ -5,7 +5,8 @@
 # (php-laravel-framework; php-symfony-lock, -console, -messenger, -scheduler,
 # -framework-bundle). A test whose framework feature is not installed is
 # skipped, with the reason. Last line: `frameworks: N passed, M failed, K
-# skipped`; exit 1 when any failed.
+# skipped`; exit 1 when any failed. A test passes when it exits 0 after
+# printing its last line, "passed"; it skips with exit 77.
 #   REDIS_LOCK_SO   the extension (default: target/release/libredis_lock.so)
 #   E2E_JOBS        tests run at once (default 3)
 #   extra arguments: test names to run (e.g. symfony_lock_factory)
@@ -54,6 +55,10 @@ passed=0 failed=0 skipped=0
 for test in "${tests[@]}"; do
   name=$(basename "$test" .php)
   read -r status secs <"$logs/$name.rc"
+  # Passed: exit 0 right after the test's last line, "passed" (a test that
+  # ends early, or whose failure a framework's handler turned into exit 0,
+  # has not passed).
+  if [[ $status == 0 && $(tail -n 1 "$logs/$name.out") != passed ]]; then status=ended-early; fi
   case $status in
     0) passed=$((passed + 1)); echo "PASS $name (${secs} s)" ;;
     77) skipped=$((skipped + 1)); echo "SKIP $name: $(sed -n 's/^skip: //p' "$logs/$name.out" | head -1)" ;;

@@ -95,3 +95,5 @@ $b->send('done');
 $c->send('done');
 check($b->finish()[0] === ['out'] && $c->finish()[0] === ['out'], 'both finish');
 check($redis->keys() === [], 'no key left');
+
+passed();

@@ -77,3 +77,5 @@ $got = until(fn () => $say('get') === ['got'], 5, 'the lock is free after the ki
 // Renewed every third of the lease, the lock has >= 2/3 of it left at any time.
 check($got - $killed > 1.0 && $got - $killed < 2.0 + 0.6, sprintf('after SIGKILL of its holder, it can be taken %.2f s later (lease 2 s)', $got - $killed));
 check($redis->keys() === [], 'no key left');
+
+passed();

@@ -163,3 +163,5 @@ check($dropped >= 1 && $after > 1.7 && $after < 3.0, sprintf('after the kill, %d
 $next->send('process');
 check($next->finish()[0] === ['ran', 'end'], 'and runs');
 check($redis->keys() === [], 'no key left');
+
+passed();

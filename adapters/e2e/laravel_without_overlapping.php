@@ -117,3 +117,5 @@ $holder->wait();
 // Renewed every third of the lease, the lock has >= 2/3 of it left at any time.
 check($next - $killed > 1.0 && $next - $killed < 2.0 + 0.8, sprintf('a worker runs it %.2f s after the runner was killed (lease 2 s)', $next - $killed));
 check($redis->keys() === [], 'no key left in Redis');
+
+passed();

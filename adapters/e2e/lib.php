@@ -56,16 +56,31 @@ final class E2EFailure extends RuntimeException
 {
 }
 
-set_exception_handler(static function (Throwable $e): void {
-    $role = e2e_role();
-    if ($role !== null) {
-        // A role's failure reaches the test as its stderr and exit code.
-        fwrite(STDERR, "[$role] " . $e::class . ': ' . $e->getMessage() . "\n" . $e->getTraceAsString() . "\n");
+/**
+ * Failures end the process with exit code 1: the test's with a FAIL line, a
+ * role's with its exception on stderr. Installed again after a framework
+ * boots, whose own handler would log the exception and exit 0.
+ */
+function e2e_handle_failures(): void
+{
+    set_exception_handler(static function (Throwable $e): void {
+        $role = e2e_role();
+        if ($role !== null) {
+            fwrite(STDERR, "[$role] " . $e::class . ': ' . $e->getMessage() . "\n" . $e->getTraceAsString() . "\n");
+            exit(1);
+        }
+        echo $e instanceof E2EFailure ? 'FAIL: ' . $e->getMessage() : 'FAIL: ' . $e::class . ': ' . $e->getMessage() . "\n" . $e->getTraceAsString(), "\n";
         exit(1);
-    }
-    echo $e instanceof E2EFailure ? 'FAIL: ' . $e->getMessage() : 'FAIL: ' . $e::class . ': ' . $e->getMessage() . "\n" . $e->getTraceAsString(), "\n";
-    exit(1);
-});
+    });
+}
+e2e_handle_failures();
+
+/** The test's last line: the runner counts a test passed only when it exits 0 after this. */
+function passed(): void
+{
+    echo "passed\n";
+    exit(0);
+}
 
 function check(bool $condition, string $what): void
 {
@@ -428,6 +443,7 @@ function laravel_app(array $config, array $commands = [], ?Closure $schedule = n
         $app->dontMergeFrameworkConfiguration();
     }
     $app->make(Illuminate\Contracts\Console\Kernel::class)->bootstrap();
+    e2e_handle_failures();
 
     return $app;
 }
@@ -471,6 +487,7 @@ function laravel_cache_app(int $lease = 2): void
     $app->singleton('cache', fn ($app) => new Illuminate\Cache\CacheManager($app));
     Illuminate\Support\Facades\Facade::setFacadeApplication($app);
     (new RedisLock\Laravel\RedisLockServiceProvider($app))->register();
+    e2e_handle_failures();
 }
 
 /** config/queue.php of the Laravel tests: jobs run in the process that dispatches them (sync), or at its end (deferred). */
@@ -555,6 +572,7 @@ function symfony_kernel(?Closure $configure = null): Symfony\Component\HttpKerne
     }
     $kernel = new RedisLockE2EKernel('test', false, $configure);
     $kernel->boot();
+    e2e_handle_failures();
 
     return $kernel;
 }

@@ -93,3 +93,5 @@ $holder->wait();
 $ttl = $redis->pttl('lock:app:import');
 check($ttl > 290_000 && $ttl <= 300_000, "after SIGKILL of the running one, its lock stays for the rest of its 300 s: PTTL $ttl ms");
 check($run() === ['end 1'], 'and a new run is refused meanwhile');
+
+passed();

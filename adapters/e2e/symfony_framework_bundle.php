@@ -84,3 +84,5 @@ $holder->wait();
 $acquired = $waiter->expect('acquired');
 check($acquired - $taken > 1.8 && $acquired - $taken < 3.0, sprintf('after SIGKILL of the holder, the waiter gets it %.2f s after the holder took it (TTL 2 s)', $acquired - $taken));
 check($waiter->finish()[1] === 0 && $redis->keys() === [], 'the waiter ends normally, no key left');
+
+passed();

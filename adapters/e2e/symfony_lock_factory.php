@@ -68,3 +68,5 @@ $after = $acquired - $taken;
 check($after > TTL - 0.2 && $after < TTL + 1.0, sprintf('the waiter gets it %.2f s after the killed holder took it (TTL %.0f s)', $after, TTL));
 check($waiter->finish()[1] === 0, 'the waiter ended normally');
 check($redis->keys() === [], 'no key left in Redis');
+
+passed();

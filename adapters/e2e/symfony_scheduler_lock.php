@@ -106,3 +106,5 @@ $first = $workers[$idle]->expect('tick', 6);
 check($first - $killed > 0.8 && $first - $killed < 4.5, sprintf('after SIGKILL of that worker, the other ticks %.2f s later (lock TTL 2 s, refreshed up to 3 s)', $first - $killed));
 $ticks = ticks([$workers[$idle]], 1.5);
 check($ticks[0][0] >= 1, sprintf('and goes on ticking (%d more in 1.5 s)', $ticks[0][0]));
+
+passed();
