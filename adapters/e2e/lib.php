@@ -408,12 +408,13 @@ function until(callable $attempt, float $timeout, string $what): float
  * A Laravel application as bootstrap/app.php makes it (Laravel 11+:
  * Application::configure()), in a temporary base path whose config/*.php
  * files hold $config (file name => array), with the redis_lock cache driver's
- * service provider, $commands and $schedule; console kernel bootstrapped.
+ * service provider, $commands and $schedule, and whatever $build does with
+ * the ApplicationBuilder (routes, middleware); console kernel bootstrapped.
  * Laravel's own config files (Illuminate/config) fill in the rest.
  *
  * @param array<string, array> $config
  */
-function laravel_app(array $config, array $commands = [], ?Closure $schedule = null): Illuminate\Foundation\Application
+function laravel_app(array $config, array $commands = [], ?Closure $schedule = null, ?Closure $build = null): Illuminate\Foundation\Application
 {
     need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
     need(method_exists(Illuminate\Foundation\Application::class, 'configure'), 'needs Laravel 11+ (Application::configure()); installed: ' . Illuminate\Foundation\Application::VERSION);
@@ -422,7 +423,7 @@ function laravel_app(array $config, array $commands = [], ?Closure $schedule = n
         @mkdir("$base/$dir", 0700, true);
     }
     register_shutdown_function(static fn () => exec('rm -rf ' . escapeshellarg($base)));
-    $config['app'] = ($config['app'] ?? []) + ['key' => 'base64:' . base64_encode(str_repeat('k', 32)), 'env' => 'testing', 'debug' => true];
+    $config['app'] = ($config['app'] ?? []) + ['key' => 'base64:' . base64_encode(str_repeat('k', 32)), 'cipher' => 'AES-256-CBC', 'env' => 'testing', 'debug' => true];
     $config['logging'] = ($config['logging'] ?? []) + ['default' => 'stderr', 'channels' => ['stderr' => ['driver' => 'monolog', 'handler' => Monolog\Handler\StreamHandler::class, 'with' => ['stream' => 'php://stderr']]]];
     foreach ($config as $file => $values) {
         file_put_contents("$base/config/$file.php", "<?php\n\nreturn " . var_export($values, true) . ";\n");
@@ -434,6 +435,9 @@ function laravel_app(array $config, array $commands = [], ?Closure $schedule = n
         });
     if ($schedule !== null) {
         $builder->withSchedule($schedule);
+    }
+    if ($build !== null) {
+        $build($builder);
     }
     $app = $builder->create();
     // Debian installs Laravel's own config files in Illuminate/config, not
