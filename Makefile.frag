@@ -5,10 +5,12 @@
 REDIS_LOCK_SOURCES = $(srcdir)/Cargo.toml $(srcdir)/Cargo.lock $(srcdir)/build.rs $(shell find $(srcdir)/src $(srcdir)/.cargo -type f)
 
 # Rebuilt only when a source or the configuration changed: `make install`,
-# often run as root without the user's cargo, then only copies. Copied under
-# a temporary name and renamed, so a PHP that has the old file loaded keeps it.
-# CARGO_TARGET_DIR, when set, is relative to $(srcdir), as cargo reads it.
+# often run as root without the user's cargo, then only copies. cargo
+# metadata names the target dir (CARGO_TARGET_DIR or a cargo config may move
+# it). Copied under a temporary name and renamed, so that a PHP which has the
+# old file loaded keeps it intact.
 $(phplibdir)/redis_lock.so: $(REDIS_LOCK_SOURCES) Makefile
-	cd $(srcdir) && PHP_CONFIG=$(REDIS_LOCK_PHP_CONFIG) PHP=$(PHP_EXECUTABLE) RUSTC=$(RUSTC) $(CARGO) build --release \
-	  && cp "$${CARGO_TARGET_DIR:-target}/release/libredis_lock.so" $@.tmp
+	cd $(srcdir) && PHP_CONFIG=$(REDIS_LOCK_PHP_CONFIG) PHP=$(PHP_EXECUTABLE) RUSTC=$(RUSTC) $(CARGO) build --release
+	cd $(srcdir) && target=`$(CARGO) metadata --format-version 1 --no-deps --offline | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'` \
+	  && cp "$$target/release/libredis_lock.so" $@.tmp
 	mv -f $@.tmp $@

@@ -30,7 +30,7 @@ if test "$PHP_REDIS_LOCK" != "no"; then
   dnl one cargo would stop after fetching.
   AC_PATH_PROG([RUSTC], [rustc], [], [`dirname "$CARGO"`:$PATH])
   AC_MSG_CHECKING([whether rustc is 1.89 or newer])
-  redis_lock_rustc=`"${RUSTC:-rustc}" --version 2>/dev/null`
+  redis_lock_rustc=`"${RUSTC:-rustc}" --version 2>/dev/null | sed -n 1p`
   redis_lock_rustc_ok=`echo "$redis_lock_rustc" | $AWK '{ split($2, v, "."); print (v[[1]] > 1 || (v[[1]] == 1 && v[[2]] >= 89)) ? "yes" : "no" }'`
   AC_MSG_RESULT([${redis_lock_rustc_ok:-no} (${redis_lock_rustc:-rustc did not run})])
   if test "$redis_lock_rustc_ok" != "yes"; then
