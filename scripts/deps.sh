@@ -35,6 +35,6 @@ if ((${#missing[@]})); then
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "redis_lock needs a Rust toolchain (cargo, rustc 1.85 or newer): see https://rustup.rs" >&2
+  echo "redis_lock needs a Rust toolchain (cargo, rustc 1.89 or newer): see https://rustup.rs" >&2
   exit 1
 fi
