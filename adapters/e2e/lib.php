@@ -10,6 +10,12 @@
  * as its first argument it is that process: it writes lines ("ran", "skipped",
  * ...) to its stdout, which the test reads.
  *
+ * Times: when a lock runs out or changes hands is read in Redis (changed());
+ * the moment a lock was taken is known only from the line its process writes
+ * after taking it, which can come a few hundred ms late on a loaded machine.
+ * So a 2 s TTL is checked to run out between 1.2 and 2.4 s after that line:
+ * loose below, tight above (a lock that outlives its TTL fails).
+ *
  * Exit codes: 0 passed, 1 failed, 77 skipped (the framework feature is not
  * installed; the reason is printed).
  *
@@ -147,6 +153,25 @@ function ttls(RespClient $redis, string $pattern = '*'): array
     }
 
     return $ttls;
+}
+
+/**
+ * The time the value of $key stops being $value (the key is gone, or holds
+ * another owner: a waiter took it), polled in Redis every 5 ms: when a lock
+ * ran out or changed hands, measured where it happens rather than by
+ * processes that may be slow to start. Fails after $timeout seconds.
+ */
+function changed(RespClient $redis, string $key, ?string $value, float $timeout = 10.0): float
+{
+    $deadline = microtime(true) + $timeout;
+    while ($redis->get($key) === $value) {
+        if (microtime(true) > $deadline) {
+            throw new E2EFailure("$key still holds " . json_encode($value) . " after $timeout s");
+        }
+        usleep(5000);
+    }
+
+    return microtime(true);
 }
 
 // ---------------------------------------------------------------- processes
@@ -383,23 +408,6 @@ final class Proc
 
         return 'stdout ' . json_encode($this->buffer) . ', stderr ' . json_encode(substr($this->stderr, 0, 2000));
     }
-}
-
-/**
- * Polls $attempt (a fresh process run each time, or any call) until it
- * returns true; the time it first did. Fails after $timeout seconds.
- */
-function until(callable $attempt, float $timeout, string $what): float
-{
-    $deadline = microtime(true) + $timeout;
-    while (!$attempt()) {
-        if (microtime(true) > $deadline) {
-            throw new E2EFailure("$what: not within $timeout s");
-        }
-        usleep(50000);
-    }
-
-    return microtime(true);
 }
 
 // ---------------------------------------------------------------- Laravel
