@@ -16,6 +16,12 @@
  * while one is queued, another dispatch of it is dropped; once it runs, the
  * job can be queued and run again at the same time. A dispatcher killed with
  * its job still queued keeps the job out until uniqueFor (2 s) has passed.
+ *
+ * uniqueFor 0 (Laravel: unique until processed, however long that takes): the
+ * store's lock for 0 seconds is a lease renewed while the dispatching process
+ * runs (the store's 'lease' => 2), so once that process has ended it lasts
+ * one lease more, not until the job is processed. Give unique jobs a
+ * uniqueFor when they may wait in a queue longer than the lease.
  */
 
 declare(strict_types=1);
@@ -64,6 +70,12 @@ final class UntilProcessingReport extends ReportJob implements ShouldBeUniqueUnt
 {
 }
 
+/** uniqueFor 0 (Laravel's default): unique until processed; here a renewed lease. */
+final class UniqueUntilDoneReport extends ReportJob implements ShouldBeUnique
+{
+    public $uniqueFor = 0;
+}
+
 $laravel = fn () => laravel_app(['cache' => laravel_cache_config(), 'queue' => laravel_queue_config()]);
 
 roles([
@@ -72,6 +84,13 @@ roles([
         $laravel();
         UniqueReport::dispatch($hold === '1');
         out('end');
+    },
+    // Queues UniqueUntilDoneReport (deferred) and ends without processing it,
+    // as a web request that pushes a job to a queue does: "queued N".
+    'enqueue-and-exit' => function () use ($laravel): void {
+        $laravel();
+        UniqueUntilDoneReport::dispatch(false)->onConnection('deferred');
+        out('queued ' . count(Illuminate\Support\defer()));
     },
     // Dispatches UntilProcessingReport on the deferred queue: "queued N" (N
     // jobs waiting in this process); then, when told, processes them.
@@ -157,5 +176,18 @@ check($next->read()[0] === 'queued 1', 'then the job is queued again');
 $next->send('process');
 check($next->finish()[0] === ['ran', 'end'], 'and runs');
 check($redis->keys() === [], 'no key left');
+
+// ---- uniqueFor 0: one lease after the dispatching process
+$dispatcher = spawn('enqueue-and-exit');
+check($dispatcher->read()[0] === 'queued 1', 'a job with uniqueFor 0 is queued by a process that then ends');
+$key = array_key_first(ttls($redis, 'lock:app:laravel_unique_job:*'));
+$owner = $redis->get($key);
+check($dispatcher->finish()[1] === 0, 'that process ended');
+$ended = microtime(true);
+$ttl = $redis->pttl($key);
+check($owner !== null && $ttl > 0 && $ttl <= 2000, "its unique lock $key is a 2 s lease: PTTL $ttl ms");
+$gone = changed($redis, $key, $owner);
+// Renewed every third of the lease while the process ran.
+check($gone - $ended > 0.9 && $gone - $ended < 2.4, sprintf('it runs out %.2f s after the process ended (lease 2 s), the job still unprocessed', $gone - $ended));
 
 passed();

@@ -16,8 +16,8 @@
  * So a 2 s TTL is checked to run out between 1.2 and 2.4 s after that line:
  * loose below, tight above (a lock that outlives its TTL fails).
  *
- * Exit codes: 0 passed, 1 failed, 77 skipped (the framework feature is not
- * installed; the reason is printed).
+ * Exit codes: 0 passed (after the last line, "passed"), 1 failed, 77 skipped
+ * (the framework feature is not installed; the reason is printed).
  *
  * The frameworks are Debian's packages: /usr/share/php/Illuminate (Laravel)
  * and /usr/share/php/Symfony (symfony). Laravel tests boot a real
@@ -80,6 +80,15 @@ function e2e_handle_failures(): void
     });
 }
 e2e_handle_failures();
+// A test stopped by the runner's timeout (SIGTERM) still kills its Redis and
+// its processes on the way out.
+if (function_exists('pcntl_async_signals')) {
+    pcntl_async_signals(true);
+    pcntl_signal(SIGTERM, static function (): void {
+        echo "FAIL: stopped (SIGTERM)\n";
+        exit(1);
+    });
+}
 
 /** The test's last line: the runner counts a test passed only when it exits 0 after this. */
 function passed(): void
@@ -118,12 +127,6 @@ function load(string ...$packages): bool
     }
 
     return true;
-}
-
-/** The installed version of a Debian package ('' when not installed). */
-function debian_version(string $package): string
-{
-    return trim((string) shell_exec('dpkg-query -W -f=\'${Version}\' ' . escapeshellarg($package) . ' 2>/dev/null'));
 }
 
 // ---------------------------------------------------------------- Redis
