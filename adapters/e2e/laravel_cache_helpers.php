@@ -18,7 +18,7 @@ declare(strict_types=1);
 
 require __DIR__ . '/lib.php';
 
-need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
+need_laravel();
 need(method_exists(Illuminate\Cache\Repository::class, 'withoutOverlapping') && method_exists(Illuminate\Cache\Repository::class, 'funnel'),
     'needs Laravel 12+ (Cache::withoutOverlapping(), Cache::funnel())');
 

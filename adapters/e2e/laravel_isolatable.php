@@ -13,7 +13,7 @@ declare(strict_types=1);
 
 require __DIR__ . '/lib.php';
 
-need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
+need_laravel();
 need(interface_exists(Illuminate\Contracts\Console\Isolatable::class), 'needs Laravel 9+ (Isolatable)');
 
 use Carbon\CarbonInterval;

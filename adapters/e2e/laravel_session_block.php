@@ -14,7 +14,7 @@ declare(strict_types=1);
 
 require __DIR__ . '/lib.php';
 
-need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
+need_laravel();
 need(method_exists(Illuminate\Routing\Route::class, 'block'), 'needs Laravel 8.21+ (Route::block())');
 
 use Illuminate\Contracts\Http\Kernel;

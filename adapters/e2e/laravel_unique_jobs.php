@@ -28,7 +28,7 @@ declare(strict_types=1);
 
 require __DIR__ . '/lib.php';
 
-need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
+need_laravel();
 need(class_exists(Illuminate\Queue\DeferredQueue::class), 'needs Laravel 11+ (the deferred queue)');
 
 use Illuminate\Bus\Queueable;

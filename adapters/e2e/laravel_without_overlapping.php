@@ -16,7 +16,7 @@ declare(strict_types=1);
 
 require __DIR__ . '/lib.php';
 
-need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
+need_laravel();
 
 use Illuminate\Bus\Queueable;
 use Illuminate\Contracts\Queue\ShouldQueue;

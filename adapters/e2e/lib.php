@@ -415,6 +415,13 @@ final class Proc
 
 // ---------------------------------------------------------------- Laravel
 
+/** Skips the test unless laravel_app() can make an application (Laravel 11+). */
+function need_laravel(): void
+{
+    need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
+    need(method_exists(Illuminate\Foundation\Application::class, 'configure'), 'needs Laravel 11+ (Application::configure()); installed: ' . Illuminate\Foundation\Application::VERSION);
+}
+
 /**
  * A Laravel application as bootstrap/app.php makes it (Laravel 11+:
  * Application::configure()), in a temporary base path whose config/*.php
@@ -427,8 +434,7 @@ final class Proc
  */
 function laravel_app(array $config, array $commands = [], ?Closure $schedule = null, ?Closure $build = null): Illuminate\Foundation\Application
 {
-    need(load('Illuminate'), 'needs Laravel 11+ (php-laravel-framework), not installed');
-    need(method_exists(Illuminate\Foundation\Application::class, 'configure'), 'needs Laravel 11+ (Application::configure()); installed: ' . Illuminate\Foundation\Application::VERSION);
+    need_laravel();
     $base = sys_get_temp_dir() . '/redis_lock_e2e_laravel_' . getmypid();
     foreach (['config', 'bootstrap/cache', 'storage/framework/cache/data', 'storage/logs', 'routes'] as $dir) {
         @mkdir("$base/$dir", 0700, true);
@@ -529,14 +535,8 @@ function artisan(Illuminate\Foundation\Application $app, string ...$args): int
 
 // ---------------------------------------------------------------- Symfony
 
-/**
- * A minimal Symfony application: FrameworkBundle and the configuration a
- * user copies (adapters/config/symfony/redis_lock.php), plus $configure for
- * the test's own services and framework settings. Booted.
- *
- * @param Closure(Symfony\Component\DependencyInjection\Loader\Configurator\ContainerConfigurator): void|null $configure
- */
-function symfony_kernel(?Closure $configure = null): Symfony\Component\HttpKernel\KernelInterface
+/** Skips the test unless symfony_kernel() can boot (FrameworkBundle, Composer's InstalledVersions). */
+function need_symfony_kernel(): void
 {
     need(load('Symfony/Bundle/FrameworkBundle'), 'symfony/framework-bundle is not installed (apt-get install php-symfony-framework-bundle)');
     // The bundle registers its console commands only where the console is
@@ -549,6 +549,18 @@ function symfony_kernel(?Closure $configure = null): Symfony\Component\HttpKerne
         need(is_file($file), 'FrameworkBundle needs Composer\InstalledVersions (apt-get install composer)');
         require_once $file;
     }
+}
+
+/**
+ * A minimal Symfony application: FrameworkBundle and the configuration a
+ * user copies (adapters/config/symfony/redis_lock.php), plus $configure for
+ * the test's own services and framework settings. Booted.
+ *
+ * @param Closure(Symfony\Component\DependencyInjection\Loader\Configurator\ContainerConfigurator): void|null $configure
+ */
+function symfony_kernel(?Closure $configure = null): Symfony\Component\HttpKernel\KernelInterface
+{
+    need_symfony_kernel();
     if (!class_exists('RedisLockE2EKernel', false)) {
         /** The application: FrameworkBundle, the shipped configuration, the test's. */
         final class RedisLockE2EKernel extends Symfony\Component\HttpKernel\Kernel

@@ -28,6 +28,7 @@ use Symfony\Component\DependencyInjection\Loader\Configurator\ContainerConfigura
 use Symfony\Component\Lock\LockFactory;
 
 need(load('Symfony/Bundle/FrameworkBundle', 'Symfony/Component/Console', 'Symfony/Component/Lock'), 'needs php-symfony-framework-bundle, php-symfony-console, php-symfony-lock');
+need_symfony_kernel();
 need(property_exists(new class () { use LockableTrait; }, 'lockFactory'), 'needs symfony/console 7.1+ (a lock factory of the command\'s own in LockableTrait)');
 
 #[AsCommand('app:import')]

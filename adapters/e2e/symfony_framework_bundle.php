@@ -18,6 +18,7 @@ use Symfony\Component\DependencyInjection\Loader\Configurator\ContainerConfigura
 use Symfony\Component\Lock\LockFactory;
 
 need(load('Symfony/Bundle/FrameworkBundle', 'Symfony/Component/Lock'), 'symfony/framework-bundle is not installed (apt-get install php-symfony-framework-bundle php-symfony-lock)');
+need_symfony_kernel();
 
 /** An application service that gets the lock factory by autowiring. */
 final class ReportBuilder

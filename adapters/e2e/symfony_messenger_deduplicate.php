@@ -22,6 +22,7 @@ use Symfony\Component\Messenger\MessageBusInterface;
 use Symfony\Component\Messenger\Stamp\DeduplicateStamp;
 
 need(load('Symfony/Bundle/FrameworkBundle', 'Symfony/Component/Messenger', 'Symfony/Component/Lock'), 'needs php-symfony-framework-bundle, php-symfony-messenger, php-symfony-lock');
+need_symfony_kernel();
 need(class_exists(DeduplicateStamp::class), 'needs symfony/messenger 7.3+ (DeduplicateStamp)');
 
 final class RebuildIndex

@@ -23,6 +23,7 @@ use Symfony\Component\Scheduler\Schedule;
 use Symfony\Component\Scheduler\ScheduleProviderInterface;
 
 need(load('Symfony/Bundle/FrameworkBundle', 'Symfony/Component/Scheduler', 'Symfony/Component/Messenger', 'Symfony/Component/Lock'), 'needs php-symfony-framework-bundle, php-symfony-scheduler, php-symfony-messenger, php-symfony-lock');
+need_symfony_kernel();
 need(method_exists(Schedule::class, 'lock'), 'needs symfony/scheduler 6.4+ (Schedule::lock())');
 
 final class Tick
