@@ -7,7 +7,7 @@
  * - withoutOverlapping($key, $callback) (lockFor 0: Laravel's "never
  *   expires", here a renewed lease of the store's 'lease' => 2): the second
  *   process waits and runs its callback right after the first one's ends
- *   (handed over, no polling); a holder killed with SIGKILL keeps it waiting
+ *   (handed over at the release); a holder killed with SIGKILL keeps it waiting
  *   for at most the lease.
  * - funnel($name)->limit(2)->releaseAfter(2): two processes in, the third
  *   waits; when one of the two is killed, the third gets its slot when the
