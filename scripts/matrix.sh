@@ -41,10 +41,9 @@ cell_pkgs() {
   case $1 in
     oldest) p+=(php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
     stable) p+=(valkey-server valkey-tools valkey-sentinel php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
-    newest) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
-                php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle) ;;
-    next) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
-              php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle) ;;
+    # composer: FrameworkBundle's container needs Composer\InstalledVersions.
+    newest|next) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
+                     php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle composer) ;;
   esac
   echo "${p[@]}"
 }
