@@ -40,7 +40,9 @@ foreach ([30, 1.5] as $timeout0) {
     }
     $acq = rl_book_times($book, 'acq');
     $rel = rl_book_times($book, 'rel');
-    $relOf = array_column($rel, 2, 0);
+    // When waiter 1 left its section (before its release() call): the hand-off
+    // may wake waiter 0 before that call has returned.
+    $relOf = array_column($rel, 1, 0);
     $acqOf = array_column($acq, 1, 0);
     echo "waiter 1: ", var_export($r1['r'], true), ", waiter 2: ", var_export($r2['r'], true), "\n";
     if ($r0['r'] === true) {
