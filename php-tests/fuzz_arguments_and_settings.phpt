@@ -15,11 +15,12 @@ echo "a valid lock and release are counted: ", var_export(array_sum(fuzz_settled
 
 $r = PhpChild::run('', [], [], false, [__DIR__ . '/fuzz/fuzz.php', '--calls=5000'], 120);
 echo $r['out'], $r['err'], "exit ", $r['status'], "\n";
-echo "within 20 s: ", var_export($r['seconds'] < 20, true), "\n";
+// Loose: on a loaded 2-CPU machine (a matrix cell beside other tests) it took over 20 s.
+echo "within 60 s: ", $r['seconds'] < 60 ? 'true' : sprintf('false (%.1f s)', $r['seconds']), "\n";
 ?>
 --EXPECTF--
 a valid lock and release are counted: true
 fuzz: seed %d, calls 0 to 4999 (replay: php php-tests/fuzz/fuzz.php --seed=%d --from=I --calls=I+1)
 fuzz: 5000 calls, 0 crashes, 0 wrong exception classes, 0 wrong return types, 0 invalid calls that reached Redis (seed %d)
 exit 0
-within 20 s: true
+within 60 s: true
