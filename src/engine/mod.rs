@@ -16,5 +16,6 @@ pub mod resp;
 pub mod round;
 pub mod route;
 pub mod server;
+pub mod threads;
 pub mod wait;
 pub mod watchdog;

@@ -288,7 +288,7 @@ fn resolve(host: &str, port: u16) -> Step {
     };
     let answer = Arc::new(Mutex::new(None));
     let (slot, name) = (answer.clone(), host.to_owned());
-    let spawned = std::thread::Builder::new().name("rl-resolve".into()).spawn(move || {
+    let spawned = super::threads::spawn("rl-resolve", move || {
         let result = (name.as_str(), port).to_socket_addrs().map(Iterator::collect);
         if let Ok(mut slot) = slot.lock() {
             *slot = Some(result);

@@ -24,6 +24,7 @@ use super::held::{self, Replicas};
 use super::lease::{Lease, Outcome};
 use super::per_process::{set_background, PerProcess};
 use super::round::Node;
+use super::threads;
 
 /// Why a renewed lock is no longer ours.
 #[derive(Clone, Debug, PartialEq)]
@@ -120,7 +121,7 @@ pub fn start(renewal: Renewal) -> u64 {
         });
         t.stop = false;
         if t.thread.is_none() {
-            match thread::Builder::new().name("rl-renew".into()).spawn(run) {
+            match threads::spawn("rl-renew", run) {
                 Ok(handle) => t.thread = Some(handle),
                 Err(e) => {
                     if let Some(entry) = t.entries.last_mut() {
