@@ -226,7 +226,11 @@ class NativeLock extends Lock
                 return false;
             }
             $ttl = $this->call(fn (): array => \RedisMutexLock::inspect($this->name))['ttl'];
-            $sleep = $ttl === null || $ttl < 0 ? $left : min($left, $ttl / 1000);
+            if ($ttl === null) {
+                continue; // expired since the look above: look again, do not sleep
+            }
+            // -1: it never expires, so only the deadline ends the wait.
+            $sleep = $ttl < 0 ? $left : min($left, $ttl / 1000);
             usleep((int) ceil(max(0.01, $sleep) * 1e6));
         }
         $renew = $this->seconds <= 0;
