@@ -24,7 +24,7 @@ fn a_hung_node_does_not_hold_up_a_majority() {
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(300))).collect();
     let token = new_token();
     let lease = Lease::new(&nodes, b"hung", &token);
-    assert!(lease.release(&limits()).held() == false); // connect everywhere first
+    assert!(!lease.release(&limits()).held()); // connect everywhere first
     servers[0].signal("-STOP");
 
     let start = Instant::now();

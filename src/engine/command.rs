@@ -321,7 +321,7 @@ mod tests {
     fn scripts_go_by_sha_and_fall_back_to_text() {
         let cmd = Command { op: Op::Release, key: b"k", token: "t" };
         let by_sha = String::from_utf8(cmd.pack(Wire::Sha)).unwrap();
-        assert!(by_sha.contains("EVALSHA") && by_sha.contains(&redis::Script::new(RELEASE.text).get_hash()));
+        assert!(by_sha.contains("EVALSHA") && by_sha.contains(redis::Script::new(RELEASE.text).get_hash()));
         let by_text = String::from_utf8(cmd.pack(Wire::Eval)).unwrap();
         assert!(by_text.contains("$4\r\nEVAL\r\n") && by_text.contains("redis.call('DEL'"));
         assert_eq!(Command { op: Op::Acquire { ttl_ms: 1 }, key: b"k", token: "t" }.resend_wire(Wire::Plain), Wire::Sha);
