@@ -6,9 +6,11 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Proxied, Proxy, Redis};
-use redis_lock::engine::conn::Limits;
+use redis_lock::engine::net::conn::Limits;
 use redis_lock::engine::error::Cause;
-use redis_lock::engine::lease::{new_token, quorum, Outcome, Lease, Patience};
+use redis_lock::engine::features::lease::{Lease, Patience};
+use redis_lock::engine::features::token::new_token;
+use redis_lock::engine::round::quorum::{quorum, Outcome};
 use redis_lock::engine::round::{Node, Vote};
 
 const T: Duration = Duration::from_millis(500);
@@ -93,7 +95,7 @@ fn waiting_stops_at_the_deadline_and_pauses_between_attempts() {
 
 #[test]
 fn an_outage_ends_a_wait_at_once() {
-    let nodes = [Node { server: redis_lock::engine::server::Server::tcp("127.0.0.1", common::free_port()), timeout: T, connect: T }];
+    let nodes = [Node { server: redis_lock::engine::net::dsn::Server::tcp("127.0.0.1", common::free_port()), timeout: T, connect: T }];
     let token = new_token();
     let lease = Lease::new(&nodes, b"x", &token);
     let start = Instant::now();

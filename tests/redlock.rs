@@ -6,8 +6,10 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Proxied, Redis};
-use redis_lock::engine::conn::Limits;
-use redis_lock::engine::lease::{drift_ms, new_token, Outcome, Lease, Patience};
+use redis_lock::engine::net::conn::Limits;
+use redis_lock::engine::features::lease::{Lease, Patience};
+use redis_lock::engine::features::token::new_token;
+use redis_lock::engine::round::quorum::{drift_ms, Outcome};
 use redis_lock::engine::round::{Node, Vote};
 
 fn limits() -> Limits {

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::protocol::errors::ErrorKind;
+
 /// What failed when talking to one server.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cause {
@@ -13,8 +15,8 @@ pub enum Cause {
     Timeout(std::time::Duration),
     /// The connection broke while a command was in flight.
     Io(String),
-    /// The server answered with an error reply.
-    Reply(String),
+    /// The server answered with an error reply (its text, tokens masked).
+    Reply { kind: ErrorKind, text: String },
     /// The server answered something this client does not understand.
     Protocol(String),
     /// The node is the same Redis server as an earlier one (it may not vote twice).
@@ -24,6 +26,12 @@ pub enum Cause {
     /// Where the key's server is could not be learned (a Cluster's slot
     /// map, a Sentinel's master).
     Unresolved(String),
+    /// Still redirected (`MOVED`, `ASK`) after `hops` redirections.
+    Redirected { hops: u32, last: String },
+    /// The key's slot is being migrated (`TRYAGAIN`: the request's keys are
+    /// split between two nodes) or the cluster is electing (`CLUSTERDOWN`),
+    /// still after `retries` retries.
+    SlotUnstable { retries: u32, last: String },
     /// Fewer replicas than asked for had the lock (or its extension) in
     /// time; a new lock was released then, an extended one is still held.
     Replicas { acked: i64, wanted: i64, within: std::time::Duration, what: Acked },
@@ -59,7 +67,7 @@ impl NodeError {
 
     /// Whether the connection must be thrown away (anything but an error reply).
     pub fn breaks_connection(&self) -> bool {
-        !matches!(self.cause, Cause::Reply(_))
+        !matches!(self.cause, Cause::Reply { .. })
     }
 }
 
@@ -70,16 +78,18 @@ impl fmt::Display for Cause {
             Cause::Auth(e) => write!(f, "authentication failed: {e}"),
             Cause::Timeout(t) => write!(f, "no reply within {} s", t.as_secs_f64()),
             Cause::Io(e) => write!(f, "connection lost: {e}"),
-            Cause::Reply(e) if e.starts_with("MOVED ") || e.starts_with("ASK ") => write!(
+            Cause::Reply { kind: ErrorKind::Moved | ErrorKind::Ask, text: e } => write!(
                 f,
                 "the key belongs to another node of a Redis Cluster ({e}); name the cluster with a redis-cluster:// DSN"
             ),
-            Cause::Reply(e) if e.starts_with("READONLY") => write!(
+            Cause::Reply { kind: ErrorKind::Readonly, text: e } => write!(
                 f,
                 "the server is a read-only replica ({e}); name the master, or its sentinels with a redis-sentinel:// DSN"
             ),
             Cause::Unresolved(e) => f.write_str(e),
-            Cause::Reply(e) => write!(f, "error reply: {e}"),
+            Cause::Redirected { hops, last } => write!(f, "still redirected after {hops} redirections ({last})"),
+            Cause::SlotUnstable { retries, last } => write!(f, "still told to try again after {retries} retries ({last})"),
+            Cause::Reply { text, .. } => write!(f, "error reply: {text}"),
             Cause::Protocol(e) => write!(f, "protocol error: {e}; connection dropped"),
             Cause::SameServer(other) => write!(f, "same Redis server as {other} (not counted twice)"),
             Cause::Interrupted => f.write_str(INTERRUPTED),

@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use redis_lock::engine::round::Node;
-use redis_lock::engine::server::Server;
+use redis_lock::engine::net::dsn::Server;
 
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
@@ -204,9 +204,9 @@ impl Proxied {
         let proxies: Vec<Proxy> = servers.iter().map(|r| Proxy::start(r.port)).collect();
         let nodes: Vec<Node> =
             proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2), connect: Duration::from_secs(2) }).collect();
-        let token = redis_lock::engine::lease::new_token();
-        let lease = redis_lock::engine::lease::Lease::new(&nodes, b"connect", &token);
-        lease.release(&redis_lock::engine::conn::Limits::default());
+        let token = redis_lock::engine::features::token::new_token();
+        let lease = redis_lock::engine::features::lease::Lease::new(&nodes, b"connect", &token);
+        lease.release(&redis_lock::engine::net::conn::Limits::default());
         Proxied { servers, proxies, nodes }
     }
 

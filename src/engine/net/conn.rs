@@ -9,8 +9,8 @@ use std::os::fd::{AsRawFd, RawFd};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::net::Stream;
-use super::resp::{Cursor, Reply, MAX_ARRAY, MAX_REPLY};
+use super::dial::Stream;
+use crate::engine::protocol::resp::{Cursor, Reply, MAX_ARRAY, MAX_REPLY};
 
 /// Timeouts and TLS settings in force for new connections.
 #[derive(Clone, Debug, PartialEq)]

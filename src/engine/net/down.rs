@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::per_process::PerProcess;
-use super::server::Addr;
+use super::process::PerProcess;
+use super::dsn::Addr;
 
 /// How long a connect timeout is remembered.
 pub const REMEMBERED: Duration = Duration::from_secs(1);

@@ -25,7 +25,7 @@ static QUIET: AtomicBool = AtomicBool::new(false);
 /// The host's time limit concerns its own thread only: a background thread
 /// (the watchdog) is never cut short by it.
 pub fn interrupted() -> bool {
-    !QUIET.load(Ordering::Relaxed) && !super::per_process::is_background() && CHECK.get().is_some_and(|check| check())
+    !QUIET.load(Ordering::Relaxed) && !super::process::is_background() && CHECK.get().is_some_and(|check| check())
 }
 
 /// Whether waits may be cut short by the host: not at request end, where

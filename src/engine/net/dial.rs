@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use native_tls::{HandshakeError, MidHandshakeTlsStream, TlsConnector, TlsStream};
 use socket2::{Domain, SockAddr, Socket, Type};
 
-use super::server::Addr;
+use super::dsn::Addr;
 
 /// A connected socket, in blocking mode, used without blocking: reads and
 /// writes pass MSG_DONTWAIT, except `recv_waiting`, which lets a lone wait

@@ -18,13 +18,15 @@
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::conn::Limits;
-use super::error::{Acked, Cause, NodeError};
-use super::held::{self, Replicas};
-use super::lease::{Lease, Outcome};
-use super::per_process::{set_background, PerProcess};
-use super::round::Node;
-use super::threads;
+use crate::engine::error::{self, Acked, Cause, NodeError};
+use crate::engine::features::lease::Lease;
+use crate::engine::features::owner;
+use crate::engine::features::replicas::{replicas_have, Replicas};
+use crate::engine::net::conn::Limits;
+use crate::engine::net::process::{set_background, PerProcess};
+use crate::engine::net::threads;
+use crate::engine::round::quorum::Outcome;
+use crate::engine::round::Node;
 
 /// Why a renewed lock is no longer ours.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,10 +51,10 @@ impl std::fmt::Display for Lost {
             ),
             Lost::Unreachable(errors) if errors.is_empty() => f.write_str("Redis could not be reached to renew it before its TTL ran out"),
             Lost::Unreachable(errors) if errors.iter().all(|e| matches!(e.cause, Cause::Replicas { .. })) => {
-                write!(f, "no renewal reached enough replicas before its TTL ran out: {}", super::error::list(errors))
+                write!(f, "no renewal reached enough replicas before its TTL ran out: {}", error::list(errors))
             }
             Lost::Unreachable(errors) => {
-                write!(f, "Redis could not be reached to renew it before its TTL ran out: {}", super::error::list(errors))
+                write!(f, "Redis could not be reached to renew it before its TTL ran out: {}", error::list(errors))
             }
             Lost::Capped { max_hold } => write!(
                 f,
@@ -104,7 +106,7 @@ static TABLE: PerProcess<Table> = PerProcess::new();
 /// Renews `renewal` from now on (its lock was just taken); returns its id.
 pub fn start(renewal: Renewal) -> u64 {
     // The thread's script digest is computed here: a fork must never copy it half made.
-    super::command::prepare_extend();
+    owner::prepare_extend();
     let now = Instant::now();
     let ttl = Duration::from_millis(renewal.ttl_ms.max(1) as u64);
     let (id, thread) = TABLE.with(|t| {
@@ -273,7 +275,7 @@ fn renew(r: &Renewal, taken: Instant) -> Found {
             (Some(replicas), Some(node)) => {
                 let sixth = Duration::from_millis((ttl_ms / 6).max(1) as u64);
                 let replicas = Replicas { within: replicas.within.min(sixth), ..replicas };
-                match held::replicas_have(node, &r.key, &r.token, replicas, Acked::Renewal, &r.limits) {
+                match replicas_have(node, &r.key, &r.token, replicas, Acked::Renewal, &r.limits) {
                     Ok(()) => Found::Renewed { good_until: start + ttl, ttl },
                     Err(e) => Found::Failed(vec![e]),
                 }

@@ -24,9 +24,12 @@ fn hashed(key: &[u8]) -> Option<&[u8]> {
     (len > 0).then(|| &key[open + 1..open + 1 + len])
 }
 
+/// Slots of a Redis Cluster.
+pub const SLOTS: usize = 16384;
+
 /// The cluster slot of `key`.
 pub fn slot(key: &[u8]) -> u16 {
-    crc16(hashed(key).unwrap_or(key)) % 16384
+    crc16(hashed(key).unwrap_or(key)) % SLOTS as u16
 }
 
 /// How the auxiliary keys of a lock key are spelled: `head`, the key,

@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 use super::conn::{Conn, Limits};
-use super::per_process::{is_background, PerProcess};
-use super::server::Server;
+use super::process::{is_background, PerProcess};
+use super::dsn::Server;
 
 struct Key {
     server: Server,

@@ -9,26 +9,31 @@
 //! holds the key, and holds do not overlap, so fences grow in the order of
 //! the holds.
 
-use super::command::{format_int, itoa_buf, script_call, Script, Wire};
-use super::keys::Base;
-use super::resp::Reply;
+use crate::engine::protocol::encode::{format_int, itoa_buf};
+use crate::engine::protocol::resp::Reply;
+use crate::engine::protocol::script::{script_call, Form, Script};
+use crate::engine::protocol::slot::Base;
+use crate::engine::round::request::{data_if, Request, Verdict};
+use crate::engine::features::owner::owned;
 
 /// Whether the key still holds our token; if so, and `ttl` > 0, its TTL is
 /// raised to at least `ttl` (never lowered). KEYS: K. ARGV: token ttl.
-static STILL_MINE: Script = Script::new(
-    "\
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
+static STILL_MINE: Script = Script::new(concat!(
+    "if not ",
+    owned!("KEYS[1]", "ARGV[1]"),
+    " then return 0 end \
 local ttl = tonumber(ARGV[2]) \
 if ttl > 0 then local left = redis.call('PTTL', KEYS[1]) if left >= 0 and left < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end end \
-return 1",
-);
+return 1"
+));
 
 /// Our hold's fence (issued now if it has none), or 0 when the key is not
 /// ours. The record lives as long as the lock, at least a second.
 /// KEYS: K F. ARGV: token.
-static FENCE: Script = Script::new(
-    "\
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
+static FENCE: Script = Script::new(concat!(
+    "if not ",
+    owned!("KEYS[1]", "ARGV[1]"),
+    " then return 0 end \
 local rec = redis.call('GET', KEYS[2]) \
 local last, who = 0, nil \
 if rec then local n, w = string.match(rec, '^(%d+) (.*)$') last, who = tonumber(n) or 0, w end \
@@ -37,8 +42,8 @@ local t = redis.call('TIME') \
 local fence = math.max(tonumber(t[1]) * 1000000 + tonumber(t[2]), last + 1) \
 local text = string.format('%.0f', fence) \
 redis.call('SET', KEYS[2], text .. ' ' .. ARGV[1], 'PX', math.max(redis.call('PTTL', KEYS[1]), 1000)) \
-return text",
-);
+return text"
+));
 
 /// Everything about a key: "<pttl> <fence or -> <live waiters>\n<value>".
 /// The fence shown is the holder's own. KEYS: K F T.
@@ -63,24 +68,37 @@ pub enum Ask<'a> {
     Inspect { base: &'a Base<'a> },
 }
 
-impl Ask<'_> {
-    pub fn check_reply(&self, reply: &Reply) -> Result<(), String> {
-        let fits = match self {
+/// A holder's question about `key`, owned through `token`.
+#[derive(Clone, Copy, Debug)]
+pub struct Question<'a> {
+    pub ask: Ask<'a>,
+    pub key: &'a [u8],
+    pub token: &'a str,
+}
+
+impl Request for Question<'_> {
+    fn key(&self) -> &[u8] {
+        self.key
+    }
+
+    fn classify(&self, reply: &Reply) -> Verdict {
+        let fits = match self.ask {
             Ask::StillMine { .. } => matches!(reply, Reply::Int(0 | 1)),
             Ask::Fence { .. } => matches!(reply, Reply::Int(0) | Reply::Bulk(_)),
             Ask::Inspect { .. } => matches!(reply, Reply::Bulk(_)),
         };
-        match fits {
-            true => Ok(()),
-            false => Err(format!("unexpected reply to an ownership check: {reply:?}")),
-        }
+        data_if(fits, reply, "an ownership check", self.token)
     }
 
-    pub fn pack_into(&self, key: &[u8], token: &str, wire: Wire, out: &mut Vec<u8>) {
+    fn secret(&self) -> &str {
+        self.token
+    }
+
+    fn encode(&self, form: Form, out: &mut Vec<u8>) {
         let mut n = itoa_buf();
-        let script = |s, keys: &[&[&[u8]]], args: &[&[u8]], out: &mut Vec<u8>| script_call(out, s, wire, keys, args);
-        let me = token.as_bytes();
-        match *self {
+        let script = |s, keys: &[&[&[u8]]], args: &[&[u8]], out: &mut Vec<u8>| script_call(out, s, form, keys, args);
+        let (key, me) = (self.key, self.token.as_bytes());
+        match self.ask {
             Ask::StillMine { ttl_ms } => script(&STILL_MINE, &[&[key]], &[me, format_int(&mut n, ttl_ms.max(0))], out),
             Ask::Fence { base } => script(&FENCE, &[&[key], &base.aux(b":f", b"")], &[me], out),
             Ask::Inspect { base } => {

@@ -1,0 +1,133 @@
+//! The plain lock over N nodes (Redis' distributed-lock algorithm): acquire,
+//! release and extend one key through one token, each in one quorum round.
+//! A single-server mutex is the same with N = 1.
+
+use std::time::{Duration, Instant};
+
+use super::owner::{Op, Owned};
+use super::token::jitter;
+use super::fan_out;
+use crate::engine::error::Cause;
+use crate::engine::net::conn::Limits;
+use crate::engine::net::wait;
+use crate::engine::round::quorum::{decide, Round};
+use crate::engine::round::{Node, Until, Vote};
+
+// Former paths, kept until every caller uses the layered ones.
+pub use super::token::new_token;
+pub use crate::engine::round::quorum::{node_timeout, quorum, Outcome};
+
+/// When to give up on a lock that others hold.
+#[derive(Clone, Copy, Debug)]
+pub enum Patience {
+    /// Retry until `deadline`, pausing `pause` between attempts but never past
+    /// the deadline. An outage ends the wait at once.
+    Until { deadline: Instant, pause: Duration },
+    /// `attempts` rounds in total with a random pause in `[delay/2, delay]`
+    /// between them, none after the last.
+    Attempts { attempts: u32, delay: Duration },
+}
+
+/// One key on a set of nodes, owned through one token.
+pub struct Lease<'a> {
+    pub nodes: &'a [Node],
+    pub key: &'a [u8],
+    pub token: &'a str,
+    /// A key that already holds our token counts as taken (and gets the new
+    /// TTL): for tokens the caller chose, which another process may hold.
+    pub refresh_own: bool,
+}
+
+impl<'a> Lease<'a> {
+    /// The lease of a token of our own making (nobody else holds it).
+    pub fn new(nodes: &'a [Node], key: &'a [u8], token: &'a str) -> Self {
+        Lease { nodes, key, token, refresh_own: false }
+    }
+}
+
+impl Lease<'_> {
+    fn request(&self, op: Op) -> Owned<'_> {
+        Owned { op, key: self.key, token: self.token }
+    }
+
+    /// One acquisition round. After a failed round, whatever of ours may be
+    /// on a node is released: where the node said yes, waiting for the
+    /// answer (so nothing is left when this returns); where its answer was
+    /// not waited for or the connection broke after sending, sent without
+    /// waiting. A late node already got its release pipelined when it was
+    /// abandoned; refusals, connection failures and error replies set nothing.
+    pub fn try_acquire(&self, ttl_ms: i64, limits: &Limits) -> Round {
+        let op = if self.refresh_own { Op::AcquireOrRefresh { ttl_ms } } else { Op::Acquire { ttl_ms } };
+        let round = self.confirm(op, ttl_ms, limits);
+        if !matches!(round.outcome, Outcome::Confirmed { .. }) {
+            let pick = |wanted: fn(&Vote) -> bool| -> Vec<Node> {
+                self.nodes.iter().zip(&round.votes).filter(|(_, v)| wanted(v)).map(|(n, _)| n.clone()).collect()
+            };
+            let said_yes = pick(|v| *v == Vote::Yes);
+            let in_doubt = pick(|v| match v {
+                Vote::Unanswered => true,
+                // An alias's SET may be the one that ran on its server.
+                Vote::Failed(e) => matches!(e.cause, Cause::Io(_) | Cause::Protocol(_) | Cause::SameServer(_)),
+                _ => false,
+            });
+            let release = self.request(Op::Release);
+            if !said_yes.is_empty() {
+                fan_out(&said_yes, &release, limits, Until::All);
+            }
+            if !in_doubt.is_empty() {
+                fan_out(&in_doubt, &release, limits, Until::Sent);
+            }
+        }
+        round
+    }
+
+    /// Acquisition rounds until the lock is held or `patience` runs out.
+    pub fn acquire(&self, ttl_ms: i64, patience: Patience, limits: &Limits) -> Outcome {
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            let outcome = self.try_acquire(ttl_ms, limits).outcome;
+            let resume_at = match (&outcome, patience) {
+                (Outcome::Refused, Patience::Until { deadline, pause }) => {
+                    let now = Instant::now();
+                    (now < deadline).then(|| now.checked_add(pause).map_or(deadline, |t| t.min(deadline)))
+                }
+                (Outcome::Refused | Outcome::Unreachable(_), Patience::Attempts { attempts, delay }) => {
+                    (attempt < attempts).then(|| Instant::now() + jitter(delay))
+                }
+                _ => None,
+            };
+            match resume_at {
+                None => return outcome,
+                Some(at) => {
+                    if wait::sleep_until(at).is_err() {
+                        return Outcome::Interrupted;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Owner-checked delete, sent to every node; confirmed when a majority
+    /// deleted our token (the other replies are then not waited for).
+    pub fn release(&self, limits: &Limits) -> Round {
+        self.confirm(Op::Release, 0, limits)
+    }
+
+    /// Owner-checked new TTL on every node; confirmed when a majority
+    /// confirms in time.
+    pub fn extend(&self, ttl_ms: i64, limits: &Limits) -> Round {
+        self.confirm(Op::Extend { ttl_ms }, ttl_ms, limits)
+    }
+
+    /// A round that counts a quorum of yes votes (within the validity, for a
+    /// TTL) as success, and stops waiting as soon as the outcome is certain.
+    fn confirm(&self, op: Op, ttl_ms: i64, limits: &Limits) -> Round {
+        let start = Instant::now();
+        let need = quorum(self.nodes.len());
+        let (votes, ended) = fan_out(self.nodes, &self.request(op), limits, Until::Quorum(need));
+        let ttl = (op != Op::Release).then_some(ttl_ms);
+        let outcome = decide(&votes, ttl, ended.duration_since(start));
+        Round { votes, outcome }
+    }
+}

@@ -1,0 +1,168 @@
+//! The plain lock: a key that holds its owner's token. Acquire (`SET NX PX`,
+//! or the script that also recognises our own token), the owner-checked
+//! release and extend. The owner check `GET key == token` is written once,
+//! in `owned!()`, for every script of every feature.
+
+use crate::engine::protocol::encode::{format_int, itoa_buf, resp};
+use crate::engine::protocol::resp::Reply;
+use crate::engine::protocol::script::{script_call, Form, Script};
+use crate::engine::round::request::{self, Request, Verdict};
+
+/// Lua: whether the key `$k` holds the token `$me` (both Lua expressions).
+macro_rules! owned {
+    ($k:literal, $me:literal) => {
+        concat!("(redis.call('GET', ", $k, ") == ", $me, ")")
+    };
+}
+pub(crate) use owned;
+
+/// Sets the key if it is free, or refreshes it if it already holds our token:
+/// a resend after a lost reply must not fail on our own lock.
+static ACQUIRE: Script = Script::new(concat!(
+    "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end \
+if ",
+    owned!("KEYS[1]", "ARGV[1]"),
+    " then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end \
+return 0"
+));
+
+/// Deletes the key only while it holds our token.
+static RELEASE: Script = Script::new(concat!(
+    "if ",
+    owned!("KEYS[1]", "ARGV[1]"),
+    " then return redis.call('DEL', KEYS[1]) end \
+return 0"
+));
+
+/// Sets a new TTL only while the key holds our token.
+static EXTEND: Script = Script::new(concat!(
+    "if ",
+    owned!("KEYS[1]", "ARGV[1]"),
+    " then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end \
+return 0"
+));
+
+/// Computes the extend script's digest now, on the calling thread.
+pub fn prepare_extend() {
+    EXTEND.sha();
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Acquire { ttl_ms: i64 },
+    /// Acquire, where a key that already holds our token counts as taken
+    /// (the script from the first send on).
+    AcquireOrRefresh { ttl_ms: i64 },
+    Release,
+    Extend { ttl_ms: i64 },
+    /// `DEL`, whoever holds it (a forced release while the queue's scripts
+    /// cannot run).
+    ForceDelete,
+}
+
+/// One of the plain lock's requests for `key`, owned through `token`.
+#[derive(Clone, Copy, Debug)]
+pub struct Owned<'a> {
+    pub op: Op,
+    pub key: &'a [u8],
+    pub token: &'a str,
+}
+
+impl Owned<'_> {
+    fn script(&self) -> (&'static Script, Option<i64>) {
+        match self.op {
+            Op::Acquire { ttl_ms } | Op::AcquireOrRefresh { ttl_ms } => (&ACQUIRE, Some(ttl_ms)),
+            Op::Release | Op::ForceDelete => (&RELEASE, None),
+            Op::Extend { ttl_ms } => (&EXTEND, Some(ttl_ms)),
+        }
+    }
+}
+
+impl Request for Owned<'_> {
+    fn key(&self) -> &[u8] {
+        self.key
+    }
+
+    fn first_form(&self) -> Form {
+        match self.op {
+            Op::Acquire { .. } | Op::ForceDelete => Form::Plain,
+            _ => Form::Sha,
+        }
+    }
+
+    /// A plain acquire that may have run becomes the script that
+    /// recognises our own lock.
+    fn resend_form(&self, sent: Form) -> Form {
+        match (self.op, sent) {
+            (Op::Acquire { .. }, Form::Plain) => Form::Sha,
+            (_, other) => other,
+        }
+    }
+
+    fn encode(&self, form: Form, out: &mut Vec<u8>) {
+        let (script, ttl) = self.script();
+        let mut ttl_text = itoa_buf();
+        let ttl = ttl.map(|t| format_int(&mut ttl_text, t));
+        let (key, token) = (self.key, self.token.as_bytes());
+        match (form, ttl) {
+            (_, _) if self.op == Op::ForceDelete => resp(out, &[b"DEL", key]),
+            (Form::Plain, _) => resp(out, &[b"SET", key, token, b"NX", b"PX", ttl.unwrap_or(b"0")]),
+            (_, Some(ttl)) => script_call(out, script, form, &[&[key]], &[token, ttl]),
+            (_, None) => script_call(out, script, form, &[&[key]], &[token]),
+        }
+    }
+
+    fn classify(&self, reply: &Reply) -> Verdict {
+        request::yes_or_no(reply, self.token)
+    }
+
+    /// Behind a late acquire: our release, in case the server runs it late.
+    fn cleanup(&self, out: &mut Vec<u8>) -> bool {
+        match self.op {
+            Op::Acquire { .. } | Op::AcquireOrRefresh { .. } => {
+                Owned { op: Op::Release, ..*self }.encode(Form::Eval, out);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn secret(&self) -> &str {
+        self.token
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packed(req: Owned<'_>, form: Form) -> Vec<u8> {
+        let mut out = Vec::new();
+        req.encode(form, &mut out);
+        out
+    }
+
+    #[test]
+    fn keys_and_tokens_travel_as_bulk_strings() {
+        let key = b"a\r\n*3\r\n\0";
+        let want = b"*6\r\n$3\r\nSET\r\n$8\r\na\r\n*3\r\n\0\r\n$1\r\nt\r\n$2\r\nNX\r\n$2\r\nPX\r\n$4\r\n1500\r\n";
+        assert_eq!(packed(Owned { op: Op::Acquire { ttl_ms: 1500 }, key, token: "t" }, Form::Plain), want.to_vec());
+    }
+
+    #[test]
+    fn requests_pack_as_the_redis_crate_packs_them() {
+        let req = Owned { op: Op::Extend { ttl_ms: 9_223_372_036_854_775_807 }, key: b"k\0", token: "tok" };
+        let want = redis::cmd("EVAL").arg(EXTEND.text).arg(1).arg(&b"k\0"[..]).arg("tok").arg(i64::MAX).get_packed_command();
+        assert_eq!(packed(req, Form::Eval), want);
+        let req = Owned { op: Op::Release, key: b"", token: "" };
+        let want = redis::cmd("EVALSHA").arg(RELEASE.sha()).arg(1).arg(&b""[..]).arg("").get_packed_command();
+        assert_eq!(packed(req, Form::Sha), want);
+        assert_eq!(Owned { op: Op::Acquire { ttl_ms: 1 }, key: b"k", token: "t" }.resend_form(Form::Plain), Form::Sha);
+    }
+
+    #[test]
+    fn the_owner_check_is_one_lua_expression() {
+        assert_eq!(owned!("KEYS[1]", "ARGV[1]"), "(redis.call('GET', KEYS[1]) == ARGV[1])");
+        assert!(RELEASE.text.contains(owned!("KEYS[1]", "ARGV[1]")));
+    }
+}

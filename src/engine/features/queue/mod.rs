@@ -1,0 +1,281 @@
+//! Waiting without polling (RedisMutexLock with a timeout): a FIFO queue in
+//! Redis with direct hand-off.
+//!
+//! Next to the lock key K live `Q` (the waiters' tokens, in order), `T` (each
+//! waiter's lease: it is alive until then), one wake-up list `W` per waiter
+//! and one shared wake-up list `N`, all in K's Cluster slot (keys.rs). A
+//! waiter joins the queue and blocks on its own `W` and on `N` in the same
+//! round trip. A release gives K to the first live waiter for a short
+//! provisional grant and wakes only that waiter, which confirms: the lock
+//! never falls free while anybody waits, so
+//! nobody can jump the queue. A waiter that died is passed over once its
+//! lease ran out; one killed after it was woken never confirms, and its
+//! grant runs out by itself. Every waiter looks at the queue again at least
+//! every check interval (`$sleep`), and takes a lock that fell free while it
+//! was first in line.
+//!
+//! Every key a script touches is declared in KEYS: the releaser names the
+//! wake-up list of the waiter it expects first in line (its hint, learnt
+//! when it got the lock). When another waiter is first (the lock was taken
+//! while nobody waited, or the expected one left), the lock is still handed
+//! to it, and its token goes onto `N`: Redis gives it to the waiter blocked
+//! there longest, which is the first in line unless it was looking at the
+//! queue just then. A waiter that pops another's token wakes that one by its
+//! own list.
+
+use std::time::{Duration, Instant};
+
+use super::owner::{self, Owned};
+use super::ownership::{Ask, Question};
+use super::{ask, exchange};
+use crate::engine::error::{Cause, NodeError};
+use crate::engine::net::conn::Limits;
+use crate::engine::net::wait;
+use crate::engine::protocol::resp::Reply;
+use crate::engine::protocol::slot::Base;
+use crate::engine::round::quorum::{validity_ms, Outcome};
+use crate::engine::round::{Job, Node, Request, Vote};
+use crate::engine::topology;
+
+mod scripts;
+mod steps;
+
+pub use steps::{QueueOp, Step};
+use steps::woken;
+
+/// How long a hand-off is provisional: a waiter woken but dead never
+/// confirms, and the lock falls free after this.
+pub const GRANT: Duration = Duration::from_millis(100);
+
+/// What the release of a lock taken by a waiter needs: the waiter expected
+/// first in line after us ('' if none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    pub expected: String,
+}
+
+/// The lease of a waiter that looks at the queue every `check`.
+fn lease_ms(check: Duration) -> i64 {
+    (check.as_millis().min(i64::MAX as u128 / 4) as i64) * 2 + 100
+}
+
+/// Waits in the queue of `key` on `node` until the lock is ours or
+/// `deadline`, looking again at least every `check`. A server that cannot
+/// be reached on the first step ends the wait at once; one that goes away
+/// while we wait (a restart) is waited out for one connect and read timeout.
+pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> (Outcome, Place) {
+    let base = Base::of(key);
+    let lease_ms = lease_ms(check);
+    let outage_budget = limits.connect + limits.read;
+    let mut outage_since: Option<Instant> = None;
+    let mut reached = false;
+    // A wake-up we popped from `N` for another waiter: passed on by its own
+    // list in our next write.
+    let mut passed_on: Option<String> = None;
+    // The last step was told that the key's slot is being migrated.
+    let mut told_migrating = false;
+    loop {
+        if told_migrating || topology::migrating(&node.server, key) {
+            told_migrating = false;
+            let sent = Instant::now();
+            let failure = match ask(node, &Owned { op: owner::Op::AcquireOrRefresh { ttl_ms }, key, token }, limits) {
+                Vote::Yes => return (confirmed(ttl_ms, sent), Place::default()),
+                Vote::Failed(e) => Some(e),
+                _ => None,
+            };
+            let now = Instant::now();
+            if failure.is_none() && wait::sleep_until(deadline.min(now + check.min(MIGRATING_POLL))).is_err() {
+                return interrupted(node, key, token, &base, ttl_ms, passed_on.take(), limits);
+            }
+            match failure {
+                None => reached = true,
+                Some(e) => match on_failure(e, &mut reached, &mut outage_since, outage_budget, deadline, check) {
+                    Ok(()) => {}
+                    Err(Stop::Interrupted) => return interrupted(node, key, token, &base, ttl_ms, passed_on.take(), limits),
+                    Err(Stop::Unreachable(e)) => {
+                        leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
+                        return (Outcome::Unreachable(vec![e]), Place::default());
+                    }
+                },
+            }
+            if Instant::now() >= deadline {
+                return leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
+            }
+            continue;
+        }
+        let block = check.min(deadline.saturating_duration_since(Instant::now())).max(Duration::from_millis(1));
+        // Rounded up: a pop that ends a little before the deadline would
+        // cost one more round for nothing.
+        let block_ms = block.as_micros().div_ceil(1000).min(i64::MAX as u128) as i64;
+        let step = |op| Step { op, key, token };
+        let forward = passed_on.take();
+        let mut cmds = passing_on(key, token, &base, forward.as_deref());
+        let at = cmds.len();
+        cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms }));
+        cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }));
+        let sent = Instant::now();
+        let reqs = as_requests(&cmds);
+        let votes = exchange(&[Job { node, reqs: &reqs }], limits).swap_remove(0);
+        let wake = match &votes[at + 1] {
+            Vote::Got(reply) => woken(reply),
+            _ => None,
+        };
+        let failure = match (&votes[at], wake) {
+            (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms, sent), Place { expected: text(next) }),
+            (_, Some(wake)) if wake == b"h" || wake == token.as_bytes() => {
+                let sent = Instant::now();
+                match ask(node, &step(QueueOp::Confirm { base: &base, ttl_ms, lease_ms }), limits) {
+                    Vote::Got(Reply::Bulk(next)) => return (confirmed(ttl_ms, sent), Place { expected: text(&next) }),
+                    Vote::Failed(e) => Some(e),
+                    _ => None,
+                }
+            }
+            _ => {
+                // Another waiter's token from `N` (an `a` of ours left over
+                // from a broken round needs nothing).
+                passed_on = wake.filter(|w| *w != b"a").map(text);
+                votes.iter().find_map(|v| match v {
+                    Vote::Failed(e) => Some(e.clone()),
+                    _ => None,
+                })
+            }
+        };
+        // Answers before a failure (we joined, then the server went away
+        // while we waited) mean the server was there.
+        reached |= votes.iter().any(|v| matches!(v, Vote::Got(_)));
+        match failure {
+            Some(e) if matches!(e.cause, Cause::SlotUnstable { .. }) => {
+                told_migrating = true;
+                continue;
+            }
+            Some(e) => match on_failure(e, &mut reached, &mut outage_since, outage_budget, deadline, check) {
+                Ok(()) => {}
+                Err(Stop::Interrupted) => return interrupted(node, key, token, &base, ttl_ms, passed_on.take(), limits),
+                Err(Stop::Unreachable(e)) => {
+                    leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
+                    return (Outcome::Unreachable(vec![e]), Place::default());
+                }
+            },
+            None => {
+                outage_since = None;
+                reached = true;
+            }
+        }
+        if Instant::now() >= deadline {
+            return leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
+        }
+    }
+}
+
+/// While the key's slot is being migrated, a waiter looks at least this often.
+const MIGRATING_POLL: Duration = Duration::from_millis(20);
+
+/// Why a wait ends on a failure.
+enum Stop {
+    Interrupted,
+    Unreachable(NodeError),
+}
+
+/// A step failed with `e`: PHP's time limit ends the wait; a server never
+/// reached ends it at once; one that goes away while we wait is waited out
+/// for `outage_budget` (pausing `check` between looks), then ends it.
+fn on_failure(
+    e: NodeError,
+    reached: &mut bool,
+    outage_since: &mut Option<Instant>,
+    outage_budget: Duration,
+    deadline: Instant,
+    check: Duration,
+) -> Result<(), Stop> {
+    let now = Instant::now();
+    if e.cause == Cause::Interrupted {
+        return Err(Stop::Interrupted);
+    }
+    if !*reached {
+        return Err(Stop::Unreachable(e));
+    }
+    let since = *outage_since.get_or_insert(now);
+    if now.duration_since(since) >= outage_budget || now >= deadline {
+        return Err(Stop::Unreachable(e));
+    }
+    wait::sleep_until(deadline.min(now + check)).map_err(|_| Stop::Interrupted)
+}
+
+/// PHP's time limit: leave the queue (within the usual bounds, not cut short
+/// again) and hand control back.
+fn interrupted(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, passed_on: Option<String>, limits: &Limits) -> (Outcome, Place) {
+    let _quiet = wait::Quiet::begin();
+    leave(node, key, token, base, ttl_ms, passed_on.as_deref(), limits);
+    (Outcome::Interrupted, Place::default())
+}
+
+/// Ours for `ttl_ms` from at the latest when the step that took it was sent.
+fn confirmed(ttl_ms: i64, sent: Instant) -> Outcome {
+    Outcome::Confirmed { validity_ms: validity_ms(ttl_ms, sent.elapsed()) }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Leaves the queue; the lock may have been handed to us meanwhile.
+/// A wake-up for another waiter that we popped from `N` goes with it.
+fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, passed_on: Option<&str>, limits: &Limits) -> (Outcome, Place) {
+    let mut cmds = passing_on(key, token, base, passed_on);
+    cmds.push(Step { op: QueueOp::Leave { base, ttl_ms }, key, token });
+    let sent = Instant::now();
+    let reqs = as_requests(&cmds);
+    match exchange(&[Job { node, reqs: &reqs }], limits).swap_remove(0).pop() {
+        Some(Vote::Got(Reply::Bulk(next))) => (confirmed(ttl_ms, sent), Place { expected: text(&next) }),
+        // The slot is being migrated: the lock may have been handed to us
+        // all the same (our lease in the queue runs out by itself).
+        Some(Vote::Failed(e)) if matches!(e.cause, Cause::SlotUnstable { .. }) => {
+            let sent = Instant::now();
+            match ask(node, &Question { ask: Ask::StillMine { ttl_ms }, key, token }, limits) {
+                Vote::Got(Reply::Int(1)) => (confirmed(ttl_ms, sent), Place::default()),
+                Vote::Failed(e) => (Outcome::failed(e), Place::default()),
+                _ => (Outcome::Refused, Place::default()),
+            }
+        }
+        Some(Vote::Failed(e)) => (Outcome::Unreachable(vec![e]), Place::default()),
+        _ => (Outcome::Refused, Place::default()),
+    }
+}
+
+/// The first steps of a write: waking, by its own list, the waiter whose
+/// wake-up we popped from `N`, if any.
+fn passing_on<'a>(key: &'a [u8], token: &'a str, base: &'a Base<'a>, head: Option<&'a str>) -> Vec<Step<'a>> {
+    let mut cmds = Vec::with_capacity(3);
+    if let Some(head) = head {
+        cmds.push(Step { op: QueueOp::Wake { base, head }, key, token });
+    }
+    cmds
+}
+
+/// Releases a lock taken on `node`, handing it to the first live waiter
+/// (`token` empty: whoever holds it). While the key's slot is being migrated
+/// the hand-off cannot run: the lock is deleted the single-key way, and the
+/// waiters find it free at their next look.
+pub fn release(node: &Node, key: &[u8], token: &str, place: &Place, limits: &Limits) -> Outcome {
+    if !topology::migrating(&node.server, key) {
+        let base = Base::of(key);
+        let op = QueueOp::Handoff { base: &base, expected: &place.expected };
+        match ask(node, &Step { op, key, token }, limits) {
+            Vote::Got(Reply::Int(1)) => return Outcome::Confirmed { validity_ms: 0.0 },
+            Vote::Failed(e) if matches!(e.cause, Cause::SlotUnstable { .. }) => {}
+            Vote::Failed(e) => return Outcome::failed(e),
+            _ => return Outcome::Refused,
+        }
+    }
+    let op = if token.is_empty() { owner::Op::ForceDelete } else { owner::Op::Release };
+    match ask(node, &Owned { op, key, token }, limits) {
+        Vote::Yes => Outcome::Confirmed { validity_ms: 0.0 },
+        Vote::Failed(e) => Outcome::failed(e),
+        _ => Outcome::Refused,
+    }
+}
+
+/// Steps as the round takes them.
+fn as_requests<'s>(steps: &'s [Step<'s>]) -> Vec<&'s dyn Request> {
+    steps.iter().map(|step| step as &dyn Request).collect()
+}

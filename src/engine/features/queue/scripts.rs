@@ -1,0 +1,143 @@
+//! The queue's scripts. Each declares every key it touches (all in the lock
+//! key's slot) and checks ownership with `owned!()`.
+
+use crate::engine::protocol::script::Script;
+use crate::engine::features::owner::owned;
+
+/// Server time in ms; the first live waiter (dropping dead ones on the way,
+/// and the leases' key once nobody waits); waiting (again), at the back or
+/// the front, with a renewed lease; the lock, if it is `me`'s (then for
+/// its whole TTL, returning the waiter behind, '' if none).
+macro_rules! prelude {
+    () => {
+        concat!(
+            "\
+local function now_ms() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end \
+local function live_head(q, t, head) \
+  local now \
+  while true do \
+    head = head or redis.call('LINDEX', q, 0) \
+    if not head then redis.call('DEL', t) return false end \
+    local lease = redis.call('ZSCORE', t, head) \
+    if lease then \
+      now = now or now_ms() \
+      if tonumber(lease) >= now then return head end \
+      redis.call('ZREM', t, head) \
+    end \
+    redis.call('LPOP', q) \
+    head = nil \
+  end \
+end \
+local function wait_again(q, t, me, lease, front) \
+  if redis.call('ZADD', t, now_ms() + lease, me) == 1 then \
+    if front then redis.call('LPUSH', q, me) else redis.call('RPUSH', q, me) end \
+  end \
+  if redis.call('PTTL', q) < lease then redis.call('PEXPIRE', q, 2 * lease) redis.call('PEXPIRE', t, 2 * lease) end \
+end \
+local function mine(k, q, me, ttl) \
+  if not ",
+            owned!("k", "me"),
+            " then return nil end \
+  redis.call('PEXPIRE', k, ttl) \
+  return redis.call('LINDEX', q, 0) or '' \
+end "
+        )
+    };
+}
+
+macro_rules! queue_script {
+    ($body:literal) => {
+        Script::new(concat!(prelude!(), $body))
+    };
+}
+
+/// Joins the queue, or renews the lease of a waiter already in it; takes the
+/// lock when it is free and nobody lives ahead, or when it was handed to
+/// us. Taking it leaves `a` alone on our wake-up list, so that the blocking
+/// pop sent behind this script returns at once (and so removes the list),
+/// and removes our token from `N` (a hand-off found by looking, not by a
+/// wake-up). KEYS: K Q T N W(own). ARGV: token ttl lease. Returns the first
+/// waiter behind us ('' if none) when we hold the lock, else 0.
+pub static ENQUEUE: Script = queue_script!(
+    "\
+local k, q, t, n, w, me, ttl, lease = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]) \
+local holder = redis.call('GET', k) \
+if not holder then \
+  local head = live_head(q, t) \
+  if head and head ~= me then wait_again(q, t, me, lease, false) return 0 end \
+  redis.call('SET', k, me, 'PX', ttl) \
+  if head then redis.call('LPOP', q) redis.call('ZREM', t, me) end \
+elseif holder == me then \
+  redis.call('PEXPIRE', k, ttl) \
+else \
+  wait_again(q, t, me, lease, false) \
+  return 0 \
+end \
+redis.call('LREM', n, 0, me) \
+redis.call('DEL', w) redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) \
+return redis.call('LINDEX', q, 0) or ''"
+);
+
+/// After a wake-up (a late second one for the same hand-off is dropped with
+/// our list): the hand-off becomes ours for the whole TTL, or, when its
+/// grant ran out first, we wait again at the front. KEYS: K Q T N W(own).
+/// ARGV: token ttl lease. Returns the next waiter ('' if none) or 0.
+pub static CONFIRM: Script = queue_script!(
+    "\
+redis.call('DEL', KEYS[5]) \
+local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
+if next then return next end \
+wait_again(KEYS[2], KEYS[3], ARGV[1], tonumber(ARGV[3]), true) \
+return 0"
+);
+
+/// Gives up waiting: unless the lock was handed to us meanwhile (then it is
+/// ours: returns the next waiter or ''), our lease ends and we are passed
+/// over. KEYS: K Q T N W(own). ARGV: token ttl.
+pub static LEAVE: Script = queue_script!(
+    "\
+redis.call('DEL', KEYS[5]) \
+local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
+if next then redis.call('LREM', KEYS[4], 0, ARGV[1]) return next end \
+redis.call('ZREM', KEYS[3], ARGV[1]) \
+live_head(KEYS[2], KEYS[3]) \
+return 0"
+);
+
+/// Releases our lock: to the first live waiter if there is one (for the
+/// grant, waking it by its own list when it is the one we expected, else
+/// through `N`), else by deleting it. An empty token releases the lock
+/// whoever holds it (a forced release). KEYS: K Q T N [W(expected)].
+/// ARGV: token expected grant. Returns 0 (not ours) or 1 (released, or
+/// handed and woken).
+pub static HANDOFF: Script = Script::new(concat!(
+    // Nobody waits (the usual case): done before the helpers are defined.
+    "\
+local holder = redis.call('GET', KEYS[1]) \
+if not holder or (holder ~= ARGV[1] and ARGV[1] ~= '') then return 0 end \
+local head = redis.call('LINDEX', KEYS[2], 0) \
+if not head then redis.call('DEL', KEYS[1]) return 1 end ",
+    prelude!(),
+    "\
+head = live_head(KEYS[2], KEYS[3], head) \
+if not head then redis.call('DEL', KEYS[1]) return 1 end \
+redis.call('LPOP', KEYS[2]) redis.call('ZREM', KEYS[3], head) \
+redis.call('SET', KEYS[1], head, 'PX', ARGV[3]) \
+local w, wake = KEYS[4], head \
+if KEYS[5] and head == ARGV[2] then w, wake = KEYS[5], 'h' end \
+redis.call('RPUSH', w, wake) redis.call('PEXPIRE', w, 4 * tonumber(ARGV[3])) \
+return 1"
+));
+
+/// Wakes, by its own list, the waiter the lock was handed to, whose token
+/// another waiter popped from `N`; unless it took the lock meanwhile (then
+/// the key's TTL is no longer the grant's, and a wake-up would be left
+/// over). KEYS: K W(its). ARGV: its token, grant.
+pub static WAKE: Script = Script::new(concat!(
+    "if not ",
+    owned!("KEYS[1]", "ARGV[1]"),
+    " or redis.call('PTTL', KEYS[1]) > tonumber(ARGV[2]) then return 0 end \
+redis.call('RPUSH', KEYS[2], 'h') redis.call('PEXPIRE', KEYS[2], 4 * tonumber(ARGV[2])) \
+return 1"
+));
+

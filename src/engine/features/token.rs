@@ -1,0 +1,103 @@
+//! Tokens and random pauses: from this process' own generator, seeded from
+//! the operating system and seeded anew after a fork.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::time::Duration;
+
+use crate::engine::net::process::{self, PerProcess};
+
+/// This process' cryptographic generator (ChaCha12), seeded from the
+/// operating system, and seeded anew in a forked child: parent and child
+/// never draw the same tokens or delays. One system call per process
+/// instead of one per token.
+static RNG: PerProcess<Option<StdRng>> = PerProcess::new();
+
+fn random<T>(draw: impl FnOnce(&mut StdRng) -> T) -> Option<T> {
+    RNG.with(|rng| {
+        if rng.is_none() {
+            *rng = StdRng::try_from_os_rng().ok();
+        }
+        rng.as_mut().map(draw)
+    })
+}
+
+/// A fresh token: 128 random bits as 32 hex digits (the secret part), then
+/// who is acquiring: `<hex>:<host>:<pid>:<since ms>`, so that anybody
+/// looking at the key can tell who holds it and since when.
+pub fn new_token() -> String {
+    let random = match random(|rng| rng.random::<u128>()) {
+        Some(bits) => format!("{bits:032x}"),
+        // No generator (the OS refused a seed): straight from the OS.
+        None => uuid::Uuid::new_v4().simple().to_string(),
+    };
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    format!("{random}:{}:{}:{since}", host(), process::pid())
+}
+
+/// This host's name, with only `[A-Za-z0-9._-]` kept (`_` for the rest, at
+/// most 64 characters): it must never split a token or a hash tag.
+fn host() -> &'static str {
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let mut buf = [0u8; 256];
+        // SAFETY: gethostname writes at most `buf.len()` bytes into `buf`.
+        let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+        let len = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+        let name: String = buf[..if ok { len } else { 0 }]
+            .iter()
+            .take(64)
+            .map(|&b| if b.is_ascii_alphanumeric() || b"._-".contains(&b) { b as char } else { '_' })
+            .collect();
+        if name.is_empty() { "unknown".to_owned() } else { name }
+    })
+}
+
+/// A random pause in `[delay/2, delay]`.
+pub fn jitter(delay: Duration) -> Duration {
+    let ms = delay.as_millis().min(u64::MAX as u128) as u64;
+    let draw = random(|rng| rng.random_range(0..=ms - ms / 2)).unwrap_or(0);
+    Duration::from_millis(ms / 2 + draw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_fresh_and_long() {
+        let (a, b) = (new_token(), new_token());
+        assert_ne!(a, b);
+        let holder = super::super::ownership::Holder::of(a.as_bytes());
+        assert_eq!(holder.pid, Some(i64::from(std::process::id())));
+        assert!(a[..32].bytes().all(|c| c.is_ascii_hexdigit()) && a.as_bytes()[32] == b':');
+    }
+
+    #[test]
+    fn jitter_stays_in_range_and_differs_after_fork() {
+        for delay in [0, 1, 2, 200] {
+            let d = Duration::from_millis(delay);
+            for _ in 0..200 {
+                let j = jitter(d);
+                assert!(j >= Duration::from_millis(delay / 2) && j <= d, "{j:?} for {d:?}");
+            }
+        }
+        // A forked child draws from the OS, not from a copy of our state.
+        let mut fds = [0; 2];
+        // SAFETY: plain pipe/fork/write/_exit; the child touches nothing else.
+        unsafe {
+            assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+            let pid = libc::fork();
+            if pid == 0 {
+                let draws: Vec<u8> = (0..16).map(|_| jitter(Duration::from_millis(255)).as_millis() as u8).collect();
+                libc::write(fds[1], draws.as_ptr().cast(), draws.len());
+                libc::_exit(0);
+            }
+            let mine: Vec<u8> = (0..16).map(|_| jitter(Duration::from_millis(255)).as_millis() as u8).collect();
+            let mut theirs = [0u8; 16];
+            libc::read(fds[0], theirs.as_mut_ptr().cast(), 16);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+            assert_ne!(mine, theirs.to_vec());
+        }
+    }
+}

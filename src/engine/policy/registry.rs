@@ -1,0 +1,205 @@
+//! The locks this process holds: one entry per owner, per process (a forked
+//! child starts empty: it must never release its parent's locks), swept of
+//! expired entries as it grows. Forgetting an entry stops its renewal.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::watchdog;
+use crate::engine::features::lease::Lease;
+use crate::engine::features::queue::Place;
+use crate::engine::net::dsn::Server;
+use crate::engine::net::process::PerProcess;
+use crate::engine::round::Node;
+
+/// A lock as this process knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Held {
+    pub nodes: Vec<Node>,
+    pub key: Vec<u8>,
+    pub token: String,
+    /// When the TTL ends: after that the lock is nobody's to release.
+    pub expires: Instant,
+    /// For a lock others may queue for (RedisMutexLock): what its release
+    /// needs to hand it over. `None` for RedLock.
+    pub place: Option<Place>,
+    /// How many times this process took it (re-entry): only the last
+    /// release lets it go.
+    pub count: u32,
+    /// Its renewal (`watchdog.rs`), while renewals keep it.
+    pub renewal: Option<u64>,
+    /// Its fencing token, once asked for.
+    pub fence: Option<i64>,
+    /// Taken for an owner token of the caller's (the framework adapters):
+    /// it lives until released or expired, not only as long as the request.
+    pub outlives_request: bool,
+}
+
+impl Held {
+    pub fn new(nodes: Vec<Node>, key: Vec<u8>, token: String, place: Option<Place>) -> Self {
+        Held { nodes, key, token, expires: Instant::now(), place, count: 1, renewal: None, fence: None, outlives_request: false }
+    }
+
+    pub(super) fn lease(&self) -> Lease<'_> {
+        Lease { nodes: &self.nodes, key: &self.key, token: &self.token, refresh_own: self.outlives_request }
+    }
+
+    /// Whether its renewal failed (the watchdog marked it lost).
+    pub(super) fn is_lost(&self) -> bool {
+        self.renewal.and_then(watchdog::lost).is_some()
+    }
+
+    /// Whether `other` is the same lock: same key, token and servers (the
+    /// nodes' timeouts may differ from call to call).
+    pub(super) fn same_lock(&self, other: &Held) -> bool {
+        self.key == other.key
+            && self.token == other.token
+            && self.nodes.len() == other.nodes.len()
+            && self.nodes.iter().zip(&other.nodes).all(|(a, b)| a.server == b.server)
+    }
+}
+
+/// Who took the lock: the static mutex API (one lock per server, key and
+/// process; the server by a hash of it, and a registered lock of another
+/// server under the same hash is not the caller's) or a RedLock instance
+/// (identified by its token).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    Mutex(u64, Vec<u8>),
+    RedLock(String),
+}
+
+/// The owner of `key` on `server` for the mutex API.
+pub fn mutex_owner(server: &Server, key: Vec<u8>) -> Owner {
+    let mut hasher = Fnv::default();
+    server.hash(&mut hasher);
+    Owner::Mutex(hasher.finish(), key)
+}
+
+/// When a TTL starting now ends (TTLs beyond `Instant`'s range end "never").
+pub fn expiry_after(ttl: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(ttl).or_else(|| now.checked_add(Duration::from_secs(1 << 32))).unwrap_or(now)
+}
+
+/// FNV-1a: the registry's keys come from the application itself, and
+/// SipHash cost more than the rest of a lock call's bookkeeping.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+#[derive(Default)]
+struct Registry {
+    held: HashMap<Owner, Arc<Held>, BuildHasherDefault<Fnv>>,
+    /// Size at which expired entries are next swept (amortised O(1) per insert).
+    sweep_at: usize,
+}
+
+static HELD: PerProcess<Registry> = PerProcess::new();
+
+pub(super) fn insert(owner: Owner, held: Arc<Held>) {
+    let replaced = HELD.with(|r| {
+        if r.held.len() >= r.sweep_at {
+            let now = Instant::now();
+            r.held.retain(|_, h| h.expires > now);
+            r.sweep_at = (r.held.len() * 2).max(64);
+        }
+        r.held.insert(owner, held)
+    });
+    // A lock taken again over the one registered (for the same owner token,
+    // or after it was lost): the old one's renewal ends.
+    if let Some(id) = replaced.and_then(|old| old.renewal) {
+        watchdog::stop(id);
+    }
+}
+
+/// Forgets the registry entry of `owner` if it is `lock`, and stops its renewal.
+pub(super) fn forget(owner: &Owner, lock: &Held) {
+    let gone = HELD.with(|r| {
+        let (owner, entry) = r.held.remove_entry(owner)?;
+        if entry.same_lock(lock) {
+            return Some(entry);
+        }
+        r.held.insert(owner, entry);
+        None
+    });
+    if let Some(id) = gone.and_then(|entry| entry.renewal) {
+        watchdog::stop(id);
+    }
+}
+
+/// Changes the registry entry of `owner` if it is `lock`.
+pub(super) fn update(owner: &Owner, lock: &Held, change: impl FnOnce(&mut Held)) {
+    HELD.with(|r| {
+        if let Some(entry) = r.held.get_mut(owner).filter(|h| h.same_lock(lock)) {
+            change(Arc::make_mut(entry));
+        }
+    });
+}
+
+/// The registered lock of `owner`, if it has not expired.
+pub fn registered(owner: &Owner) -> Option<Arc<Held>> {
+    HELD.with(|r| r.held.get(owner).filter(|h| h.expires > Instant::now()).cloned())
+}
+
+/// The registered entry of `owner` if it is `lock`.
+pub(super) fn entry_of(owner: &Owner, lock: &Held) -> Option<Arc<Held>> {
+    registered(owner).filter(|h| h.same_lock(lock))
+}
+
+/// Empties the registry (request end, module shutdown).
+pub(super) fn clear() {
+    HELD.with(|r| r.held.clear());
+}
+
+/// Empties the registry, returning the locks still held that belong to the
+/// request (not those taken for an owner token of the caller's).
+pub(super) fn take_request_locks() -> Vec<Arc<Held>> {
+    let now = Instant::now();
+    HELD.with(|r| r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now && !h.outlives_request).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn held(key: &str, expires: Instant) -> Held {
+        Held { expires, ..Held::new(vec![], key.into(), key.into(), None) }
+    }
+
+    #[test]
+    fn expired_locks_are_forgotten() {
+        let past = Instant::now() - Duration::from_millis(1);
+        let future = Instant::now() + Duration::from_secs(60);
+        for i in 0..1000 {
+            insert(Owner::RedLock(format!("gone{i}")), Arc::new(held("gone", past)));
+        }
+        insert(Owner::RedLock("kept".into()), Arc::new(held("kept", future)));
+        HELD.with(|r| assert!(r.held.len() < 200, "swept while growing: {}", r.held.len()));
+        assert!(registered(&Owner::RedLock("gone999".into())).is_none());
+        let kept = registered(&Owner::RedLock("kept".into())).expect("kept");
+        // Only the very same lock touches the entry.
+        let owner = Owner::RedLock("kept".into());
+        forget(&owner, &held("other", future));
+        update(&owner, &held("other", future), |h| h.expires = past);
+        assert_eq!(registered(&owner).as_deref(), Some(&*kept));
+        forget(&owner, &kept);
+        assert!(registered(&owner).is_none());
+        assert!(expiry_after(Duration::from_millis(i64::MAX as u64)) > future, "a huge TTL does not overflow");
+    }
+}

@@ -1,0 +1,131 @@
+//! A leg's replies: logging in, each answer (NOSCRIPT resend, redirections,
+//! error replies, verdicts), and what is left when the round ends.
+
+use super::leg::{Leg, State};
+use super::request::{self, Verdict};
+use super::ctx::Ctx;
+use super::small::Small;
+use super::Vote;
+use crate::engine::error::{Cause, NodeError};
+use crate::engine::net::conn::Expect;
+use crate::engine::net::pool;
+use crate::engine::protocol::errors::ErrorKind;
+use crate::engine::protocol::resp::{printable, Reply};
+use crate::engine::protocol::script::Form;
+use crate::engine::protocol::server_info;
+
+impl Leg<'_> {
+    /// Cuts every whole reply that is in and acts on it.
+    pub(super) fn read_replies(&mut self, ctx: &mut Ctx<'_>) {
+        loop {
+            let (State::Sent(conn) | State::LoggingIn(conn, _)) = &mut self.state else { return };
+            let (expect, reply) = match conn.next_reply() {
+                Ok(Some(next)) => next,
+                Ok(None) => return,
+                Err(why) => {
+                    self.state = State::Closed;
+                    return self.fail_all(Cause::Protocol(why));
+                }
+            };
+            match expect {
+                Expect::Skip => {}
+                Expect::Identity => {
+                    conn.identity = Some(match &reply {
+                        Reply::Bulk(info) => server_info::run_id(info).unwrap_or_else(|| conn.peer().into_bytes()),
+                        _ => conn.peer().into_bytes(),
+                    });
+                }
+                Expect::Auth | Expect::Select => self.on_login(expect, reply, ctx),
+                Expect::Answer(i) => self.on_answer(i, reply, ctx),
+            }
+        }
+    }
+
+    fn on_login(&mut self, step: Expect, reply: Reply, ctx: &mut Ctx<'_>) {
+        let State::LoggingIn(_, owed) = &mut self.state else { return };
+        if let Reply::Error(msg) = reply {
+            self.state = State::Closed;
+            let mut msg = printable(&msg);
+            if let Some(password) = self.server().password.as_deref().filter(|p| !p.is_empty()) {
+                msg = msg.replace(password, "***");
+            }
+            return self.fail(match step {
+                Expect::Select => Cause::Reply { kind: ErrorKind::of(msg.as_bytes()), text: format!("SELECT {}: {msg}", self.server().db) },
+                _ => Cause::Auth(msg),
+            });
+        }
+        *owed -= 1;
+        if *owed == 0 {
+            if let State::LoggingIn(conn, _) = std::mem::replace(&mut self.state, State::Closed) {
+                self.send(conn, ctx);
+            }
+        }
+    }
+
+    fn on_answer(&mut self, i: usize, reply: Reply, ctx: &mut Ctx<'_>) {
+        let req = self.job.reqs[i];
+        if self.votes[i].is_some() {
+            return;
+        }
+        self.votes[i] = Some(match reply {
+            Reply::Error(msg) if ErrorKind::of(&msg) == ErrorKind::NoScript && self.forms[i] != Form::Eval => {
+                // A restarted server or SCRIPT FLUSH lost the script cache.
+                // The requests sent behind this one ran before it: their
+                // answers are skipped and they go again behind its text
+                // (a queue's blocking pop must follow the join it waits on).
+                self.forms[i] = Form::Eval;
+                self.send_again_from(i, ctx);
+                return self.flush(ctx);
+            }
+            Reply::Error(msg) if self.hop(i, &msg, ctx) => return,
+            Reply::Error(msg) => {
+                let kind = ErrorKind::of(&msg);
+                // A server may echo the arguments (the token) in its error.
+                let text = request::hide(req.secret(), &printable(&msg));
+                let cause = if kind == ErrorKind::Auth { Cause::Auth(text) } else { Cause::Reply { kind, text } };
+                Vote::Failed(NodeError::new(self.label(), cause))
+            }
+            reply => match req.classify(&reply) {
+                Verdict::Yes => Vote::Yes,
+                Verdict::No => Vote::No,
+                Verdict::Data => Vote::Got(reply),
+                Verdict::Malformed(why) => {
+                    self.state = State::Closed;
+                    Vote::Failed(NodeError::new(self.label(), Cause::Protocol(why)))
+                }
+            },
+        });
+    }
+
+    /// Request `i` and those behind it without an answer go again, in their
+    /// current forms, after the answers still owed from `i` on are skipped.
+    fn send_again_from(&mut self, i: usize, ctx: &mut Ctx<'_>) {
+        let State::Sent(conn) = &mut self.state else { return };
+        conn.skip_answers_after(i);
+        for (j, req) in self.job.reqs.iter().enumerate().skip(i) {
+            if j == i || self.votes[j].is_none() {
+                ctx.push(conn, j, *req, self.forms[j], Expect::Answer(j));
+            }
+        }
+    }
+
+    /// The slot's votes, its connection back to the pool. Answers nobody
+    /// waited for are skipped when they come; a script sent by SHA is
+    /// repeated as script text, since nobody will read its NOSCRIPT (the
+    /// scripts check ownership, so running twice is harmless).
+    pub fn finish(mut self, ctx: &mut Ctx<'_>) -> Small<Vote> {
+        if let State::Sent(mut conn) = std::mem::replace(&mut self.state, State::Closed) {
+            let owed: Vec<usize> = conn.owed().filter_map(|e| if let Expect::Answer(i) = e { Some(*i) } else { None }).collect();
+            conn.forget_answers();
+            for i in owed {
+                if self.forms[i] == Form::Sha {
+                    ctx.push(&mut conn, i, self.job.reqs[i], Form::Eval, Expect::Skip);
+                }
+            }
+            if conn.flush().is_ok() {
+                pool::put(self.server(), ctx.limits, conn);
+            }
+        }
+        self.votes.map(|v| v.unwrap_or(Vote::Unanswered))
+    }
+}

@@ -1,0 +1,40 @@
+//! What every leg of a round shares.
+
+use super::request::Request;
+use super::resolve::Resolver;
+use crate::engine::net::conn::{Conn, Expect, Limits};
+use crate::engine::protocol::script::Form;
+
+/// What every leg of a round shares: where keys live, the limits and the
+/// packed requests (packed once per form when every node gets the same ones).
+pub struct Ctx<'l> {
+    pub resolver: &'l dyn Resolver,
+    pub limits: &'l Limits,
+    pub shared: bool,
+    pub packs: Vec<[Option<Vec<u8>>; 4]>,
+    /// Whether the round must learn who each server is: only votes that
+    /// count (a quorum over several nodes) need to know who answered.
+    pub identify: bool,
+}
+
+impl Ctx<'_> {
+    /// Queues request `i` in `form` on `conn`.
+    pub fn push(&mut self, conn: &mut Conn, i: usize, req: &dyn Request, form: Form, expect: Expect) {
+        if !self.shared {
+            conn.push_with(expect, |out| req.encode(form, out));
+        } else {
+            if self.packs.len() <= i {
+                self.packs.resize_with(i + 1, Default::default);
+            }
+            let packed = self.packs[i][form as usize].get_or_insert_with(|| {
+                let mut out = Vec::new();
+                req.encode(form, &mut out);
+                out
+            });
+            conn.push(packed, expect);
+        }
+        if req.accepts_array() {
+            conn.accept_array();
+        }
+    }
+}
