@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster seeds that cannot answer (a black-holed host, a killed server) are passed over within the connect timeout; slot migration (real nodes, CLUSTER SETSLOT step by step): a lock held while its slot moves is extended and released on the new master after MOVED, and the next call goes there at once (the map was learned again); during a migration a new lock follows ASK to the importing node, a held key still on the source is served there, and after its key moved it follows ASK; a release or a queued lock() (multi-key scripts) retried through TRYAGAIN succeeds once the migration ends; release never lies (another owner's key is untouched)
+Redis Cluster seeds that cannot answer (a black-holed host, a killed server) are passed over within the connect timeout; slot migration (real nodes, CLUSTER SETSLOT step by step): a lock held while its slot moves is extended and released on the new master after MOVED, and the next call goes there at once (the map was learned again); during a migration a new lock follows ASK to the importing node, a held key still on the source is served there, and after its key moved it follows ASK; a release or a queued lock() whose queue scripts (multi-key) are told TRYAGAIN succeeds at once, during the migration, the single-key way; release never lies (another owner's key is untouched)
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -93,13 +93,14 @@ $finishLater = function (RedisServer $to) use ($c, $slot): int {
 };
 $pid = $finishLater($m3);
 [$r, $secs] = rl_timed(fn () => RedisMutexLock::release($fresh));
-echo "release during the migration: ", rl_show($r), ", on: ", $where("lock:$fresh"), ", took 0.2..2 s: ", var_export($secs > 0.2 && $secs < 2, true), ", child: ", rl_wait($pid), "\n";
+// (The child ends the migration 0.3 s from now: these two succeed before that.)
+echo "release during the migration: ", rl_show($r), ", on: ", $where("lock:$fresh"), ", took < 0.25 s: ", var_export($secs < 0.25, true), ", child: ", rl_wait($pid), "\n";
 $c->finishMigration($slot);
 echo "release of the held key (MOVED to M3): ", var_export(RedisMutexLock::release($held), true), ", on: ", $where("lock:$held"), "\n";
 $c->beginMigration($slot, $m1);
 $pid = $finishLater($m1);
 [$r, $secs] = rl_timed(fn () => RedisMutexLock::lock($fresh, 5, 30));
-echo "queued lock during the migration: ", rl_show($r), ", on: ", $where("lock:$fresh"), ", took 0.2..2 s: ", var_export($secs > 0.2 && $secs < 2, true), ", child: ", rl_wait($pid), "\n";
+echo "queued lock during the migration: ", rl_show($r), ", on: ", $where("lock:$fresh"), ", took < 0.25 s: ", var_export($secs < 0.25, true), ", child: ", rl_wait($pid), "\n";
 $c->finishMigration($slot);
 echo "release: ", var_export(RedisMutexLock::release($fresh), true), "\n";
 echo "keys: ", json_encode(array_merge(...array_map(fn ($m) => preg_grep('/:f$/', $m->keys(), PREG_GREP_INVERT), $c->masters()))), "\n";
@@ -117,8 +118,8 @@ held key, still on the source: extend true, on: M1
 a new lock (ASK to M3): true, on: M3
 its extend (ASK again): true
 held key moved with MIGRATE, now on: M3, extend (ASK to M3): true
-release during the migration: true, on: nowhere, took 0.2..2 s: true, child: 0
+release during the migration: true, on: nowhere, took < 0.25 s: true, child: 0
 release of the held key (MOVED to M3): true, on: nowhere
-queued lock during the migration: true, on: M1, took 0.2..2 s: true, child: 0
+queued lock during the migration: true, on: M1, took < 0.25 s: true, child: 0
 release: true
 keys: []
