@@ -7,7 +7,8 @@ use std::time::Duration;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{clamped_timeout, Arr, Int, ReqInt, Str};
+use super::args::{Arr, Int, ReqInt, Str};
+use super::checks::clamped_timeout;
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use crate::engine::error;
