@@ -1,6 +1,7 @@
 //! The PHP face: argument checks, PHP types, exceptions, INI, request hooks.
 
 pub mod args;
+pub mod bridge;
 pub mod checks;
 pub mod errors;
 pub mod fixups;
