@@ -59,7 +59,7 @@ impl From<Fail> for PhpException {
 /// would be reported before it as uncaught (PHP 8.5).
 pub fn unless_timed_out<T: Default>(result: Result<T>) -> Result<T> {
     match result {
-        Err(Fail::Redis(_)) if super::shutdown::time_limit_fired() => Ok(T::default()),
+        Err(Fail::Redis(_)) if zend::time_limit_fired() => Ok(T::default()),
         other => other,
     }
 }

@@ -14,7 +14,7 @@ use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::zend::ExecutorGlobals;
 use crate::engine::conn::Limits;
 use crate::engine::held::{Renew, Replicas, Terms};
-use super::args::clamped_seconds;
+use super::checks::clamped_seconds;
 use crate::engine::server::{redact, Server, MAX_REPLICAS, NUL_BYTES};
 
 pub const SERVER: &CStr = c"redis_lock.server";

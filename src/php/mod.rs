@@ -1,6 +1,8 @@
 //! The PHP face: argument checks, PHP types, exceptions, INI, request hooks.
 
 pub mod args;
+pub mod bridge;
+pub mod checks;
 pub mod errors;
 pub mod fixups;
 pub mod info;
@@ -19,7 +21,7 @@ pub mod zend;
 pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     silence_panics();
     ini::register(module_number);
-    crate::engine::wait::set_interrupt_check(shutdown::time_limit_fired);
+    crate::engine::wait::set_interrupt_check(zend::time_limit_fired);
     match errors::register_exception_classes() {
         Ok(()) => 0,
         Err(_) => -1,

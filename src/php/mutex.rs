@@ -1,29 +1,21 @@
 //! `RedisMutexLock`: the static single-server API users already write
 //! (`lock($key, $timeout, $lockSecond, $sleep)` / `release($key)`), made safe.
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{Float, Int, ReqInt, Str};
-use super::owned;
+use super::bridge::{about, answer, failure, node, registered, take, target};
+use super::checks::{check_lock_seconds, check_timeout, non_empty, not_negative};
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
-use crate::engine::conn::Limits;
-use crate::engine::server::Server;
-use crate::engine::error;
-use crate::engine::held::{self, Held, Inspection, Owner, Terms};
+use super::owned;
+use crate::engine::held::{self, Held, Inspection};
+use crate::engine::lease::{new_token, Outcome};
 use crate::engine::ownership::Holder;
-use crate::engine::lease::{new_token, Outcome, Patience};
 use crate::engine::queue::Place;
-use crate::engine::round::Node;
-
-/// Largest `$lockSecond` whose milliseconds Redis can still add to its clock.
-pub const MAX_LOCK_SECONDS: i64 = i64::MAX / 1000 / 2;
-/// Waits beyond this are as good as forever (and keep `Instant` arithmetic in range).
-const MAX_WAIT_SECONDS: f64 = 1e9;
 
 #[php_class]
 #[php(name = "RedisMutexLock")]
@@ -64,27 +56,27 @@ impl RedisMutexLock {
     /// Takes the lock with `$owner` as its token (framework adapters).
     #[php(defaults(timeout = 0.0, renew = None))]
     pub fn acquire(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>, timeout: Float<'_>, renew: Option<bool>) -> Result<bool> {
-        unless_timed_out(owned::acquire(key, owner, ttl, timeout, renew))
+        unless_timed_out(acquire(key, owner, ttl, timeout, renew))
     }
 
     /// Releases the lock if `$owner` holds it, from any process.
     pub fn release_owner(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
-        unless_timed_out(owned::release(key, owner))
+        unless_timed_out(release_owner(key, owner))
     }
 
     /// Sets the TTL (ms) of the lock if `$owner` holds it.
     pub fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
-        unless_timed_out(owned::extend(key, owner, ttl))
+        unless_timed_out(extend_owner(key, owner, ttl))
     }
 
     /// The token of whoever holds `$key`, or null.
     pub fn owner(key: Str<'_>) -> Result<Zval> {
-        unless_timed_out(owned::owner(key))
+        unless_timed_out(key.get(1).and_then(owned::owner))
     }
 
     /// Releases the lock whoever holds it.
     pub fn force_release(key: Str<'_>) -> Result<bool> {
-        unless_timed_out(owned::force_release(key))
+        unless_timed_out(key.get(1).and_then(owned::force_release))
     }
 
     /// A fresh owner token, as lock() makes them.
@@ -100,12 +92,8 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     let sleep = sleep.get(4)?;
     let key = non_empty(key)?;
     check_timeout(2, timeout)?;
-    if !(1..=MAX_LOCK_SECONDS).contains(&lock_second) {
-        return Err(Fail::Arg(3, format!("must be between 1 and {MAX_LOCK_SECONDS}")));
-    }
-    if sleep < 0 {
-        return Err(Fail::Arg(4, "must be greater than or equal to 0".into()));
-    }
+    check_lock_seconds(3, lock_second)?;
+    not_negative(4, sleep)?;
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
     let terms = settings.terms(None)?;
@@ -125,73 +113,19 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     answer(take(owner, lock, ttl_ms, timeout, Duration::from_micros(sleep as u64), terms, limits))
 }
 
-/// Takes `lock`: with `timeout` 0, one `SET NX PX` (a call without a
-/// timeout never queues); else waiting in the key's queue, looking at it
-/// again at least every `check` (at least 10 ms).
-pub fn take(owner: Owner, lock: Held, ttl_ms: i64, timeout: f64, check: Duration, terms: Terms, limits: &Limits) -> Outcome {
-    if timeout == 0.0 {
-        let once = Patience::Attempts { attempts: 1, delay: Duration::ZERO };
-        return held::acquire(owner, lock, ttl_ms, once, terms, limits);
-    }
-    let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
-    held::acquire_queued(owner, lock, ttl_ms, deadline, check.max(MIN_CHECK), terms, limits)
+/// `acquire()`'s arguments, converted in order, for `owned::acquire`.
+fn acquire(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>, timeout: Float<'_>, renew: Option<bool>) -> Result<bool> {
+    owned::acquire(key.get(1)?, owner.get(2)?, ttl.get(3)?, timeout.get(4)?, renew)
 }
 
-/// The one node of a RedisMutexLock call.
-pub fn node(server: &Server, limits: &Limits) -> Node {
-    Node { server: server.clone(), timeout: limits.read, connect: limits.connect }
+/// `releaseOwner()`'s arguments, converted in order, for `owned::release`.
+fn release_owner(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
+    owned::release(key.get(1)?, owner.get(2)?)
 }
 
-/// This process' lock on the key of `owner`, if it holds one on `server`.
-pub fn registered(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
-    held::registered(owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server))
-}
-
-/// The shortest interval between a waiter's looks at the queue.
-const MIN_CHECK: Duration = Duration::from_millis(10);
-
-/// true / false / RedisLockException, from how the round ended.
-pub fn answer(outcome: Outcome) -> Result<bool> {
-    match outcome {
-        Outcome::Confirmed { .. } => Ok(true),
-        Outcome::Refused => Ok(false),
-        other => Err(failure(other)),
-    }
-}
-
-/// The RedisLockException of a round that gave no answer.
-pub fn failure(outcome: Outcome) -> Fail {
-    Fail::Redis(match outcome {
-        Outcome::Unreachable(failures) => error::list(&failures),
-        Outcome::Interrupted => error::INTERRUPTED.into(),
-        _ => "unexpected reply".into(),
-    })
-}
-
-/// A call about `key`: its server, the limits in force, its owner (this
-/// process) and the prefixed key.
-pub fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
-    let settings = ini::settings();
-    let (server, limits, full_key) = target(&settings, key)?;
-    call(server, limits, held::mutex_owner(server, full_key.clone()), full_key)
-}
-
-/// A `$timeout` in seconds: finite and not negative.
-pub fn check_timeout(num: u32, timeout: f64) -> Result<()> {
-    if !timeout.is_finite() {
-        return Err(Fail::Arg(num, "must be a finite number".into()));
-    }
-    if timeout < 0.0 {
-        return Err(Fail::Arg(num, "must be greater than or equal to 0".into()));
-    }
-    Ok(())
-}
-
-pub fn non_empty(key: &[u8]) -> Result<&[u8]> {
-    if key.is_empty() {
-        return Err(Fail::Arg(1, "must not be empty".into()));
-    }
-    Ok(key)
+/// `extendOwner()`'s arguments, converted in order, for `owned::extend`.
+fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
+    owned::extend(key.get(1)?, owner.get(2)?, ttl.get(3)?)
 }
 
 fn release(key: Str<'_>) -> Result<bool> {
@@ -206,9 +140,7 @@ fn release(key: Str<'_>) -> Result<bool> {
 fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
     let (key, lock_second) = (key.get(1)?, lock_second.get(2)?);
     let key = non_empty(key)?;
-    if !(1..=MAX_LOCK_SECONDS).contains(&lock_second) {
-        return Err(Fail::Arg(2, format!("must be between 1 and {MAX_LOCK_SECONDS}")));
-    }
+    check_lock_seconds(2, lock_second)?;
     let replicas = ini::settings().replicas()?;
     about(key, |server, limits, owner, _| match registered(&owner, server) {
         Some(lock) => {
@@ -265,14 +197,4 @@ fn inspection_array(i: &Inspection) -> Result<Zval> {
     let mut zval = Zval::new();
     zval.set_hashtable(array);
     Ok(zval)
-}
-
-/// The server, the limits now in force and the prefixed key.
-fn target<'s>(settings: &'s ini::Settings, key: &[u8]) -> Result<(&'s Server, &'s Limits, Vec<u8>)> {
-    let server = settings.server.as_ref().map_err(|e| Fail::Value(e.clone()))?;
-    let limits = settings.limits.as_ref().map_err(|e| Fail::Value(e.clone()))?;
-    let mut full_key = Vec::with_capacity(settings.prefix.len() + key.len());
-    full_key.extend_from_slice(&settings.prefix);
-    full_key.extend_from_slice(key);
-    Ok((server, limits, full_key))
 }

@@ -6,44 +6,25 @@
 //! of the request that took it neither releases it nor keeps renewing it.
 //! A renewed one that another process released (knowing its owner) is no
 //! loss to report: its owner's release and extension answer `false`.
+//! The arguments arrive converted (by mutex.rs), in PHP's argument order.
 
 use std::time::Duration;
 
 use ext_php_rs::types::Zval;
 
-use super::args::{Float, ReqInt, Str};
-use super::errors::{Fail, Result};
-use crate::engine::lease::Outcome;
-use super::ini;
-use super::mutex::{about, answer, check_timeout, failure, node, non_empty, registered, take};
+use super::bridge::{about, answer, failure, lock_of, node, replicas, take, terms};
+use super::checks::{check_timeout, check_ttl, non_empty, owner_token};
+use super::errors::Result;
 use crate::engine::held::{self, Held};
+use crate::engine::lease::Outcome;
 use crate::engine::queue::Place;
-use super::redlock::check_ttl;
-use crate::engine::conn::Limits;
-use crate::engine::server::Server;
-use std::sync::Arc;
 
-/// Owner tokens longer than this are refused: they travel in every waiter's key.
-const MAX_OWNER_BYTES: usize = 1024;
-
-/// An owner token: non-empty UTF-8 of at most MAX_OWNER_BYTES.
-fn owner_token(num: u32, owner: &[u8]) -> Result<String> {
-    if owner.is_empty() {
-        return Err(Fail::Arg(num, "must not be empty".into()));
-    }
-    if owner.len() > MAX_OWNER_BYTES {
-        return Err(Fail::Arg(num, format!("must be at most {MAX_OWNER_BYTES} bytes long")));
-    }
-    String::from_utf8(owner.to_vec()).map_err(|_| Fail::Arg(num, "must be valid UTF-8".into()))
-}
-
-pub fn acquire(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>, timeout: Float<'_>, renew: Option<bool>) -> Result<bool> {
-    let (key, owner, ttl, timeout) = (key.get(1)?, owner.get(2)?, ttl.get(3)?, timeout.get(4)?);
+pub fn acquire(key: &[u8], owner: &[u8], ttl: i64, timeout: f64, renew: Option<bool>) -> Result<bool> {
     let key = non_empty(key)?;
     let token = owner_token(2, owner)?;
     check_ttl(3, ttl)?;
     check_timeout(4, timeout)?;
-    let terms = ini::settings().terms(renew)?;
+    let terms = terms(renew)?;
     about(key, |server, limits, mine, full_key| {
         // A key that already holds this owner's token counts as taken (and
         // gets the new TTL), as the frameworks' stores refresh a key they hold.
@@ -53,16 +34,7 @@ pub fn acquire(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>, timeout: Float<'_>
     })
 }
 
-/// This process' hold of the key for `token`, or the lock as anybody
-/// knowing the token names it.
-fn lock_of(token: String, server: &Server, limits: &Limits, mine: &held::Owner, full_key: Vec<u8>) -> Arc<Held> {
-    registered(mine, server)
-        .filter(|lock| lock.token == token)
-        .unwrap_or_else(|| Arc::new(Held::new(vec![node(server, limits)], full_key, token, Some(Place::default()))))
-}
-
-pub fn release(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
-    let (key, owner) = (key.get(1)?, owner.get(2)?);
+pub fn release(key: &[u8], owner: &[u8]) -> Result<bool> {
     let key = non_empty(key)?;
     let token = owner_token(2, owner)?;
     about(key, |server, limits, mine, full_key| {
@@ -71,20 +43,19 @@ pub fn release(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
     })
 }
 
-pub fn extend(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
-    let (key, owner, ttl) = (key.get(1)?, owner.get(2)?, ttl.get(3)?);
+pub fn extend(key: &[u8], owner: &[u8], ttl: i64) -> Result<bool> {
     let key = non_empty(key)?;
     let token = owner_token(2, owner)?;
     check_ttl(3, ttl)?;
-    let replicas = ini::settings().replicas()?;
+    let replicas = replicas()?;
     about(key, |server, limits, mine, full_key| {
         let lock = lock_of(token, server, limits, &mine, full_key);
         answer(held::extend(&mine, &lock, ttl, replicas, limits).unwrap_or(Outcome::Refused))
     })
 }
 
-pub fn owner(key: Str<'_>) -> Result<Zval> {
-    let key = non_empty(key.get(1)?)?;
+pub fn owner(key: &[u8]) -> Result<Zval> {
+    let key = non_empty(key)?;
     about(key, |server, limits, mine, full_key| {
         let seen = held::inspect(&mine, &node(server, limits), &full_key, limits).map_err(failure)?;
         let mut zval = Zval::new();
@@ -95,7 +66,7 @@ pub fn owner(key: Str<'_>) -> Result<Zval> {
     })
 }
 
-pub fn force_release(key: Str<'_>) -> Result<bool> {
-    let key = non_empty(key.get(1)?)?;
+pub fn force_release(key: &[u8]) -> Result<bool> {
+    let key = non_empty(key)?;
     about(key, |server, limits, mine, full_key| answer(held::force_release(&mine, &node(server, limits), &full_key, limits)))
 }

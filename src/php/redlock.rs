@@ -7,7 +7,8 @@ use std::time::Duration;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::{clamped_timeout, Arr, Int, ReqInt, Str};
+use super::args::{Arr, Int, ReqInt, Str};
+use super::checks::{check_retry_count, check_ttl, clamped_timeout, non_empty, not_negative};
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use crate::engine::error;
@@ -16,9 +17,6 @@ use crate::engine::lease::{new_token, node_timeout, quorum, Outcome, Patience};
 use crate::engine::conn::Limits;
 use crate::engine::round::Node;
 use crate::engine::server::{parse_port, Server, NUL_BYTES};
-
-/// Largest TTL (ms) that Redis can still add to its clock.
-pub const MAX_TTL_MS: i64 = i64::MAX / 2;
 
 /// One master and its own reply timeout, if the entry gave one.
 #[derive(Clone, Debug)]
@@ -45,13 +43,8 @@ impl RedLock {
         let retry_delay = retryDelay.get(2)?;
         let retry_count = retryCount.get(3)?;
         let members = members(servers)?;
-        if retry_delay < 0 {
-            return Err(Fail::Arg(2, "must be greater than or equal to 0".into()));
-        }
-        let retry_count = match u32::try_from(retry_count) {
-            Ok(n) if n >= 1 => n,
-            _ => return Err(Fail::Arg(3, format!("must be between 1 and {}", u32::MAX))),
-        };
+        not_negative(2, retry_delay)?;
+        let retry_count = check_retry_count(3, retry_count)?;
         Ok(Self { members, retry_delay: Duration::from_millis(retry_delay as u64), retry_count })
     }
 
@@ -60,9 +53,7 @@ impl RedLock {
     pub fn lock(&self, resource: Str<'_>, ttl: ReqInt<'_>) -> Result<Zval> {
         let resource = resource.get(1)?;
         let ttl = ttl.get(2)?;
-        if resource.is_empty() {
-            return Err(Fail::Arg(1, "must not be empty".into()));
-        }
+        let resource = non_empty(resource)?;
         check_ttl(2, ttl)?;
         let settings = ini::settings();
         let limits = settings.limits.clone().map_err(Fail::Value)?;
@@ -140,17 +131,6 @@ fn outage(method: &str, lock: &Held, outcome: Outcome) -> Fail {
         ),
         _ => format!("RedLock::{method}(): {}", error::INTERRUPTED),
     })
-}
-
-/// Below this a lock could never be valid: the drift allowance alone is 2 ms.
-pub const MIN_TTL_MS: i64 = 3;
-
-pub fn check_ttl(num: u32, ttl: i64) -> Result<()> {
-    if (MIN_TTL_MS..=MAX_TTL_MS).contains(&ttl) {
-        Ok(())
-    } else {
-        Err(Fail::Arg(num, format!("must be between {MIN_TTL_MS} and {MAX_TTL_MS}")))
-    }
 }
 
 fn false_zval() -> Zval {

@@ -56,12 +56,3 @@ pub unsafe extern "C" fn module_shutdown(_type: i32, _module_number: i32) -> i32
 pub fn request_started() {
     wait::set_quiet(false);
 }
-
-/// Whether PHP's `max_execution_time` fired in the request that is running:
-/// waits then return so that PHP raises its own timeout error (and request
-/// end still releases the locks) instead of escalating to its hard kill.
-pub fn time_limit_fired() -> bool {
-    // SAFETY: a plain read of an atomic flag in the executor globals, which
-    // PHP's timer signal handler sets (NTS build: one global).
-    unsafe { std::ptr::read_volatile(&raw const ext_php_rs::ffi::executor_globals.timed_out.value) }
-}

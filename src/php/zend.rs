@@ -1,5 +1,5 @@
-//! Engine functions that ext-php-rs does not bind. PHP exports them to every
-//! extension; they are resolved when PHP loads the module.
+//! Engine functions and globals that ext-php-rs does not bind. PHP exports
+//! them to every extension; they are resolved when PHP loads the module.
 
 use std::ffi::{c_char, c_int};
 
@@ -25,4 +25,13 @@ extern "C" {
 
     pub fn get_active_class_name(space: *mut *const c_char) -> *const c_char;
     pub fn get_active_function_name() -> *const c_char;
+}
+
+/// Whether PHP's `max_execution_time` fired in the request that is running:
+/// waits then return so that PHP raises its own timeout error (and request
+/// end still releases the locks) instead of escalating to its hard kill.
+pub fn time_limit_fired() -> bool {
+    // SAFETY: a plain read of an atomic flag in the executor globals, which
+    // PHP's timer signal handler sets (NTS build: one global).
+    unsafe { std::ptr::read_volatile(&raw const ext_php_rs::ffi::executor_globals.timed_out.value) }
 }
