@@ -18,17 +18,3 @@ pub mod round;
 pub mod topology;
 pub mod features;
 pub mod policy;
-
-// Former paths, kept until every caller uses the layered ones.
-pub use features::{lease, ownership, queue};
-pub use net::{conn, dsn as server, process as per_process, threads, wait};
-pub use policy::watchdog;
-
-/// Former `engine::held`: the policy's parts under one name.
-pub mod held {
-    pub use super::features::replicas::Replicas;
-    pub use super::policy::hold::*;
-    pub use super::policy::registry::{expiry_after, mutex_owner, registered, Held, Owner};
-    pub use super::policy::request_end::{forget_all, release_all};
-}
-pub use protocol::resp;

@@ -5,13 +5,14 @@ use std::time::{Duration, Instant};
 
 use super::errors::{Fail, Result};
 use super::ini;
-use crate::engine::conn::Limits;
+use crate::engine::net::conn::Limits;
 use crate::engine::error;
-use crate::engine::held::{self, Held, Owner, Replicas, Terms};
-use crate::engine::lease::{Outcome, Patience};
-use crate::engine::queue::Place;
+use crate::engine::policy::{self, Held, Owner, Replicas, Terms};
+use crate::engine::features::lease::Patience;
+use crate::engine::round::quorum::Outcome;
+use crate::engine::features::queue::Place;
 use crate::engine::round::Node;
-use crate::engine::server::Server;
+use crate::engine::net::dsn::Server;
 
 /// Waits beyond this are as good as forever (and keep `Instant` arithmetic in range).
 const MAX_WAIT_SECONDS: f64 = 1e9;
@@ -24,7 +25,7 @@ const MIN_CHECK: Duration = Duration::from_millis(10);
 pub fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
-    call(server, limits, held::mutex_owner(server, full_key.clone()), full_key)
+    call(server, limits, policy::mutex_owner(server, full_key.clone()), full_key)
 }
 
 /// The server, the limits now in force and the prefixed key.
@@ -54,7 +55,7 @@ pub fn node(server: &Server, limits: &Limits) -> Node {
 
 /// This process' lock on the key of `owner`, if it holds one on `server`.
 pub fn registered(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
-    held::registered(owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server))
+    policy::registered(owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server))
 }
 
 /// This process' hold of the key for `token`, or the lock as anybody
@@ -71,10 +72,10 @@ pub fn lock_of(token: String, server: &Server, limits: &Limits, mine: &Owner, fu
 pub fn take(owner: Owner, lock: Held, ttl_ms: i64, timeout: f64, check: Duration, terms: Terms, limits: &Limits) -> Outcome {
     if timeout == 0.0 {
         let once = Patience::Attempts { attempts: 1, delay: Duration::ZERO };
-        return held::acquire(owner, lock, ttl_ms, once, terms, limits);
+        return policy::acquire(owner, lock, ttl_ms, once, terms, limits);
     }
     let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
-    held::acquire_queued(owner, lock, ttl_ms, deadline, check.max(MIN_CHECK), terms, limits)
+    policy::acquire_queued(owner, lock, ttl_ms, deadline, check.max(MIN_CHECK), terms, limits)
 }
 
 /// true / false / RedisLockException, from how the round ended.

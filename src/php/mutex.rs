@@ -12,10 +12,11 @@ use super::checks::{check_lock_seconds, check_timeout, non_empty, not_negative};
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use super::owned;
-use crate::engine::held::{self, Held, Inspection};
-use crate::engine::lease::{new_token, Outcome};
-use crate::engine::ownership::Holder;
-use crate::engine::queue::Place;
+use crate::engine::policy::{self, Held, Inspection};
+use crate::engine::features::token::new_token;
+use crate::engine::round::quorum::Outcome;
+use crate::engine::features::ownership::Holder;
+use crate::engine::features::queue::Place;
 
 #[php_class]
 #[php(name = "RedisMutexLock")]
@@ -97,13 +98,13 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
     let terms = settings.terms(None)?;
-    let owner = held::mutex_owner(server, full_key.clone());
+    let owner = policy::mutex_owner(server, full_key.clone());
     let ttl_ms = lock_second * 1000;
     if settings.reentrant {
         // (A lock taken for an owner token of the caller's is that owner's, not the process'.)
         if let Some(mine) = registered(&owner, server).filter(|lock| !lock.outlives_request) {
             // Ours still: one more hold. No longer ours: acquired afresh below.
-            match held::reenter(&owner, &mine, ttl_ms, limits) {
+            match policy::reenter(&owner, &mine, ttl_ms, limits) {
                 Outcome::Refused => {}
                 other => return answer(other),
             }
@@ -132,7 +133,7 @@ fn release(key: Str<'_>) -> Result<bool> {
     let key = non_empty(key.get(1)?)?;
     about(key, |server, limits, owner, _| match registered(&owner, server) {
         // On an outage it stays registered: a later release() or the request's end tries again.
-        Some(lock) => answer(held::release(&owner, &lock, limits).map_err(|why| lost("RedisMutexLock::release", key, &why))?),
+        Some(lock) => answer(policy::release(&owner, &lock, limits).map_err(|why| lost("RedisMutexLock::release", key, &why))?),
         None => Ok(false),
     })
 }
@@ -144,7 +145,7 @@ fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
     let replicas = ini::settings().replicas()?;
     about(key, |server, limits, owner, _| match registered(&owner, server) {
         Some(lock) => {
-            let extended = held::extend(&owner, &lock, lock_second * 1000, replicas, limits);
+            let extended = policy::extend(&owner, &lock, lock_second * 1000, replicas, limits);
             answer(extended.map_err(|why| lost("RedisMutexLock::extend", key, &why))?)
         }
         None => Ok(false),
@@ -155,7 +156,7 @@ fn fence(key: Str<'_>) -> Result<Option<i64>> {
     let key = non_empty(key.get(1)?)?;
     let replicas = ini::settings().replicas()?;
     about(key, |server, limits, owner, _| match registered(&owner, server) {
-        Some(_) => held::fence(&owner, replicas, limits).map_err(failure),
+        Some(_) => policy::fence(&owner, replicas, limits).map_err(failure),
         None => Ok(None),
     })
 }
@@ -163,7 +164,7 @@ fn fence(key: Str<'_>) -> Result<Option<i64>> {
 fn inspect(key: Str<'_>) -> Result<Zval> {
     let key = non_empty(key.get(1)?)?;
     about(key, |server, limits, owner, full_key| {
-        inspection_array(&held::inspect(&owner, &node(server, limits), &full_key, limits).map_err(failure)?)
+        inspection_array(&policy::inspect(&owner, &node(server, limits), &full_key, limits).map_err(failure)?)
     })
 }
 

@@ -15,9 +15,9 @@ use ext_php_rs::types::Zval;
 use super::bridge::{about, answer, failure, lock_of, node, replicas, take, terms};
 use super::checks::{check_timeout, check_ttl, non_empty, owner_token};
 use super::errors::Result;
-use crate::engine::held::{self, Held};
-use crate::engine::lease::Outcome;
-use crate::engine::queue::Place;
+use crate::engine::policy::{self, Held};
+use crate::engine::round::quorum::Outcome;
+use crate::engine::features::queue::Place;
 
 pub fn acquire(key: &[u8], owner: &[u8], ttl: i64, timeout: f64, renew: Option<bool>) -> Result<bool> {
     let key = non_empty(key)?;
@@ -39,7 +39,7 @@ pub fn release(key: &[u8], owner: &[u8]) -> Result<bool> {
     let token = owner_token(2, owner)?;
     about(key, |server, limits, mine, full_key| {
         let lock = lock_of(token, server, limits, &mine, full_key);
-        answer(held::release(&mine, &lock, limits).unwrap_or(Outcome::Refused))
+        answer(policy::release(&mine, &lock, limits).unwrap_or(Outcome::Refused))
     })
 }
 
@@ -50,14 +50,14 @@ pub fn extend(key: &[u8], owner: &[u8], ttl: i64) -> Result<bool> {
     let replicas = replicas()?;
     about(key, |server, limits, mine, full_key| {
         let lock = lock_of(token, server, limits, &mine, full_key);
-        answer(held::extend(&mine, &lock, ttl, replicas, limits).unwrap_or(Outcome::Refused))
+        answer(policy::extend(&mine, &lock, ttl, replicas, limits).unwrap_or(Outcome::Refused))
     })
 }
 
 pub fn owner(key: &[u8]) -> Result<Zval> {
     let key = non_empty(key)?;
     about(key, |server, limits, mine, full_key| {
-        let seen = held::inspect(&mine, &node(server, limits), &full_key, limits).map_err(failure)?;
+        let seen = policy::inspect(&mine, &node(server, limits), &full_key, limits).map_err(failure)?;
         let mut zval = Zval::new();
         if let Some(value) = seen.seen.value {
             zval.set_binary(value);
@@ -68,5 +68,5 @@ pub fn owner(key: &[u8]) -> Result<Zval> {
 
 pub fn force_release(key: &[u8]) -> Result<bool> {
     let key = non_empty(key)?;
-    about(key, |server, limits, mine, full_key| answer(held::force_release(&mine, &node(server, limits), &full_key, limits)))
+    about(key, |server, limits, mine, full_key| answer(policy::force_release(&mine, &node(server, limits), &full_key, limits)))
 }

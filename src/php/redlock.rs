@@ -12,11 +12,13 @@ use super::checks::{check_retry_count, check_ttl, clamped_timeout, non_empty, no
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use crate::engine::error;
-use crate::engine::held::{self, Held, Owner, Terms};
-use crate::engine::lease::{new_token, node_timeout, quorum, Outcome, Patience};
-use crate::engine::conn::Limits;
+use crate::engine::policy::{self, Held, Owner, Terms};
+use crate::engine::features::lease::Patience;
+use crate::engine::features::token::new_token;
+use crate::engine::round::quorum::{node_timeout, quorum, Outcome};
+use crate::engine::net::conn::Limits;
 use crate::engine::round::Node;
-use crate::engine::server::{parse_port, Server, NUL_BYTES};
+use crate::engine::net::dsn::{parse_port, Server, NUL_BYTES};
 
 /// One master and its own reply timeout, if the entry gave one.
 #[derive(Clone, Debug)]
@@ -63,7 +65,7 @@ impl RedLock {
         let patience = Patience::Attempts { attempts: self.retry_count, delay: self.retry_delay };
         // Replica acknowledgement is a single-server matter: RedLock's masters are independent.
         let terms = Terms { renew, replicas: None };
-        match held::acquire(owner, lock.clone(), ttl, patience, terms, &limits) {
+        match policy::acquire(owner, lock.clone(), ttl, patience, terms, &limits) {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),
             other => unless_timed_out(Err(outage("lock", &lock, other))),
@@ -78,7 +80,7 @@ impl RedLock {
         let (resource, token) = lock_fields(lock.get(1)?)?;
         let limits = ini::limits()?;
         let lock = self.lock_of(limits.read, &limits, &resource, token);
-        let released = held::release(&Owner::RedLock(lock.token.clone()), &lock, &limits);
+        let released = policy::release(&Owner::RedLock(lock.token.clone()), &lock, &limits);
         match released.map_err(|why| lost("RedLock::unlock", &resource, &why))? {
             Outcome::Confirmed { .. } => Ok(true),
             Outcome::Refused => Ok(false),
@@ -95,7 +97,7 @@ impl RedLock {
         check_ttl(2, ttl)?;
         let limits = ini::limits()?;
         let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, &resource, token);
-        let extended = held::extend(&Owner::RedLock(lock.token.clone()), &lock, ttl, None, &limits);
+        let extended = policy::extend(&Owner::RedLock(lock.token.clone()), &lock, ttl, None, &limits);
         match extended.map_err(|why| lost("RedLock::extend", &resource, &why))? {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, &resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),

@@ -9,8 +9,9 @@
 use std::sync::Mutex;
 
 use super::ini;
-use crate::engine::conn::Limits;
-use crate::engine::{held, wait, watchdog};
+use crate::engine::net::conn::Limits;
+use crate::engine::net::wait;
+use crate::engine::policy::{self, watchdog};
 
 /// What request shutdown saw, for post-deactivate (INI is restored and the
 /// executor gone by then): whether to release, and with which limits.
@@ -37,8 +38,8 @@ pub extern "C" fn post_deactivate() -> i32 {
     let _ = std::panic::catch_unwind(|| {
         let snapshot = AT_END.lock().unwrap_or_else(|p| p.into_inner()).take();
         match snapshot {
-            Some((true, limits)) => held::release_all(&limits),
-            _ => held::forget_all(),
+            Some((true, limits)) => policy::release_all(&limits),
+            _ => policy::forget_all(),
         }
     });
     0

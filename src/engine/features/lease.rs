@@ -12,10 +12,7 @@ use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
 use crate::engine::round::quorum::{decide, Round};
 use crate::engine::round::{Node, Until, Vote};
-
-// Former paths, kept until every caller uses the layered ones.
-pub use super::token::new_token;
-pub use crate::engine::round::quorum::{node_timeout, quorum, Outcome};
+use crate::engine::round::quorum::{quorum, Outcome};
 
 /// When to give up on a lock that others hold.
 #[derive(Clone, Copy, Debug)]

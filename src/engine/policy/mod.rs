@@ -1,8 +1,14 @@
 //! The policy: which locks this process holds, what is renewed, and what
 //! is released when (at release, at request end, after a fork). Both PHP
-//! classes go through here; no class decides it on its own.
+//! classes go through here; no class decides it on its own. Its interface
+//! to the PHP faces is re-exported here.
 
 pub mod hold;
 pub mod registry;
 pub mod request_end;
 pub mod watchdog;
+
+pub use crate::engine::features::replicas::Replicas;
+pub use hold::*;
+pub use registry::{expiry_after, mutex_owner, registered, Held, Owner};
+pub use request_end::{forget_all, release_all};
