@@ -186,10 +186,16 @@ function laravel_store(string $host, int $port): \Illuminate\Cache\RedisStore
     return new \Illuminate\Cache\RedisStore($redis, '', 'default');
 }
 
-/** INFO commandstats (calls per command) and the server's CPU time (µs, user+sys). */
+/**
+ * INFO commandstats (calls and usec per command) and the server's CPU time (µs,
+ * user+sys). The two INFO calls are themselves counted by the server (INFO
+ * commandstats does not count itself, but a later snapshot sees them both):
+ * callers leave "info" out of their deltas.
+ */
 function redis_snapshot(\Redis $r): array
 {
     $calls = [];
+    $usec = [];
     foreach ($r->info('commandstats') as $name => $value) {
         if (!str_starts_with((string) $name, 'cmdstat_')) {
             continue;
@@ -198,9 +204,38 @@ function redis_snapshot(\Redis $r): array
         if (preg_match('/(?:^|,)calls=(\d+)/', $text, $m)) {
             $calls[substr((string) $name, 8)] = (int) $m[1];
         }
+        if (preg_match('/(?:^|,)usec=(\d+)/', $text, $m)) {
+            $usec[substr((string) $name, 8)] = (int) $m[1];
+        }
     }
     $cpu = $r->info('cpu');
-    return ['calls' => $calls, 'cpu_us' => ((float) $cpu['used_cpu_sys'] + (float) $cpu['used_cpu_user']) * 1e6];
+    return ['calls' => $calls, 'usec' => $usec, 'cpu_us' => ((float) $cpu['used_cpu_sys'] + (float) $cpu['used_cpu_user']) * 1e6];
+}
+
+/**
+ * What the server did between two snapshots (redis_snapshot(), Masters::snapshot()),
+ * divided by $cycles, with the harness's own INFO calls left out: ['calls' =>
+ * [command => calls per cycle], 'usec' => commandstats usec per cycle, summed
+ * over the commands, 'usec_by' => [command => usec per cycle], 'cpu' => used_cpu_user + used_cpu_sys µs per cycle].
+ */
+function server_work(array $before, array $after, int $cycles): array
+{
+    $per = function (array $after, array $before) use ($cycles): array {
+        $out = [];
+        foreach (array_diff_key($after, ['info' => 0]) as $cmd => $n) {
+            if (($d = $n - ($before[$cmd] ?? 0)) > 0) {
+                $out[$cmd] = $d / max(1, $cycles);
+            }
+        }
+        return $out;
+    };
+    $usec = $per($after['usec'] ?? [], $before['usec'] ?? []);
+    return [
+        'calls' => $per($after['calls'], $before['calls']),
+        'usec' => array_sum($usec),
+        'usec_by' => $usec,
+        'cpu' => ($after['cpu_us'] - $before['cpu_us']) / max(1, $cycles),
+    ];
 }
 
 /**
@@ -530,11 +565,13 @@ final class Masters
     /** redis_snapshot() summed over the masters. */
     public function snapshot(): array
     {
-        $sum = ['calls' => [], 'cpu_us' => 0.0];
+        $sum = ['calls' => [], 'usec' => [], 'cpu_us' => 0.0];
         foreach ($this->clients as $r) {
             $one = redis_snapshot($r);
-            foreach ($one['calls'] as $cmd => $n) {
-                $sum['calls'][$cmd] = ($sum['calls'][$cmd] ?? 0) + $n;
+            foreach (['calls', 'usec'] as $field) {
+                foreach ($one[$field] as $cmd => $n) {
+                    $sum[$field][$cmd] = ($sum[$field][$cmd] ?? 0) + $n;
+                }
             }
             $sum['cpu_us'] += $one['cpu_us'];
         }
@@ -767,7 +804,8 @@ final class Worker
  * on the machine lands on all of them alike; medians drop the outliers.
  * Aborts on the first failed cycle. Returns, per contender and round,
  * ['rate' => cycles/s, 'cpu' => the worker's own CPU µs (user+sys) per cycle,
- *  'p50', 'p99' => µs per cycle, 'watch' => [group => CPU µs per cycle of the $watch processes]].
+ *  'p50', 'p99' => µs per cycle, 'watch' => [group => CPU µs per cycle of the $watch processes],
+ *  with $serverWork also 'server' => server_work() of the run: the server's commands and CPU per cycle].
  *
  * @param list<string> $contenders file names under contenders/, without .php
  * @param list<RedisServer|DelayProxy> $servers where the contenders connect (all get the same list)
@@ -775,10 +813,13 @@ final class Worker
  * @param array<string, list<int>> $watch groups of other processes (servers,
  *        proxies) whose CPU time is counted during each run: only one worker
  *        runs at a time, so it is that worker's load on them
+ * @param ?Masters $serverWork the server(s) whose INFO commandstats and INFO cpu
+ *        are read before and after each run (outside the timing)
  */
-function run_rounds(array $contenders, array $servers, int $rounds, float $seconds, array $ini = [], array $watch = []): array
+function run_rounds(array $contenders, array $servers, int $rounds, float $seconds, array $ini = [], array $watch = [],
+    ?Masters $serverWork = null): array
 {
-    return run_rounds_each(array_fill_keys($contenders, [$servers, $ini]), $rounds, $seconds, $watch);
+    return run_rounds_each(array_fill_keys($contenders, [$servers, $ini]), $rounds, $seconds, $watch, $serverWork);
 }
 
 /**
@@ -787,7 +828,7 @@ function run_rounds(array $contenders, array $servers, int $rounds, float $secon
  * @param array<string, array{0: list<RedisServer|DelayProxy>, 1: array<string, string>}> $setups
  *        contender => [its servers, its extra -d settings]
  */
-function run_rounds_each(array $setups, int $rounds, float $seconds, array $watch = []): array
+function run_rounds_each(array $setups, int $rounds, float $seconds, array $watch = [], ?Masters $serverWork = null): array
 {
     $contenders = array_keys($setups);
     $workers = [];
@@ -801,11 +842,16 @@ function run_rounds_each(array $setups, int $rounds, float $seconds, array $watc
             $progress = [];
             for ($i = 0; $i < $k; $i++) {
                 $name = $contenders[($round + $i) % $k];
+                // INFO before and after, outside the worker's timing; only this worker talks to the server meanwhile.
+                $snapshot = $serverWork?->snapshot();
                 $before = array_map(fn (array $pids) => cpu_us_of($pids), $watch);
                 $run = $workers[$name]->run($seconds);
                 $run['watch'] = [];
                 foreach ($watch as $group => $pids) {
                     $run['watch'][$group] = (cpu_us_of($pids) - $before[$group]) / $run['cycles'];
+                }
+                if ($serverWork !== null) {
+                    $run['server'] = server_work($snapshot, $serverWork->snapshot(), $run['cycles']);
                 }
                 $results[$name][] = $run;
                 $progress[] = sprintf('%s %.0f/s', $name, $run['rate']);
@@ -887,6 +933,77 @@ function noise_note(array $results, array $labels, ?float $pressure = null): str
     return $psi . 'Noisy machine: the middle half of the rounds of ' . implode(', ', array_map(fn ($n) => $labels[$n], array_keys($noisy)))
         . " spans more than 20 % of the median (spread below). Other load on the machine (see /proc/pressure/cpu) "
         . "moved the results; rerun when it is quiet, or with more rounds.\n\n";
+}
+
+/** "1" for a count within 0.005 of a whole number, else "1.25". */
+function count_text(float $n): string
+{
+    return abs($n - round($n)) < 0.005 ? sprintf('%d', round($n)) : sprintf('%.2f', $n);
+}
+
+/**
+ * The server's work per cycle of each contender, from the 'server' facts
+ * run_rounds() collects with $serverWork: [name => ['cpu' => median µs of
+ * server CPU per cycle (INFO cpu), 'usec' => median commandstats usec per
+ * cycle, 'calls' => [command => calls per cycle, over every round's cycles
+ * together, most first, then by name], 'cmds' => their sum]].
+ */
+function server_work_summary(array $results): array
+{
+    $out = [];
+    foreach ($results as $name => $runs) {
+        $calls = [];
+        $cycles = 0;
+        foreach ($runs as $r) {
+            foreach ($r['server']['calls'] as $cmd => $n) {
+                $calls[$cmd] = ($calls[$cmd] ?? 0) + $n * $r['cycles'];
+            }
+            $cycles += $r['cycles'];
+        }
+        $calls = array_map(fn ($n) => $n / max(1, $cycles), $calls);
+        uksort($calls, fn ($a, $b) => [round($calls[$b], 2), $a] <=> [round($calls[$a], 2), $b]);
+        $out[$name] = [
+            'cpu' => median(array_map(fn ($r) => $r['server']['cpu'], $runs)),
+            'usec' => median(array_map(fn ($r) => $r['server']['usec'], $runs)),
+            'calls' => $calls,
+            'cmds' => array_sum($calls),
+        ];
+    }
+    return $out;
+}
+
+/**
+ * The Markdown table of server_work_summary(): server CPU and commandstats
+ * usec per cycle, each also relative to $reference, and the commands per cycle.
+ */
+function server_work_table(array $summary, array $labels, string $reference, string $referenceName): string
+{
+    $ref = $summary[$reference];
+    $ratio = fn (float $v, float $r) => $r > 0 ? sprintf('%.2f×', $v / $r) : '–';
+    $lines = [
+        "| implementation | server CPU µs/cycle | server CPU vs $referenceName | commandstats usec/cycle "
+            . "| usec vs $referenceName | commands/cycle | commands per cycle |",
+        '|---|---:|---:|---:|---:|---:|---|',
+    ];
+    foreach ($summary as $name => $w) {
+        $lines[] = sprintf('| %s | %.1f | %s | %.1f | %s | %s | %s |', $labels[$name], $w['cpu'], $ratio($w['cpu'], $ref['cpu']),
+            $w['usec'], $ratio($w['usec'], $ref['usec']), count_text($w['cmds']),
+            implode(', ', array_map(fn ($cmd, $n) => "$cmd " . count_text($n), array_keys($w['calls']), $w['calls'])));
+    }
+    return implode("\n", $lines) . "\n";
+}
+
+/**
+ * Saves one scenario's measures against the targets, for bench/targets.php
+ * (run by bench/run.sh after the scenarios), which prints the Targets block.
+ */
+function target_facts(string $scenario, array $facts): void
+{
+    $dir = run_dir() . '/targets';
+    if (!is_dir($dir)) {
+        mkdir($dir, 0777, true);
+    }
+    file_put_contents("$dir/$scenario.json", json_encode($facts, JSON_PRETTY_PRINT | JSON_UNESCAPED_UNICODE));
 }
 
 /** The collapsed table of slowest/fastest rounds and CPU time per cycle. */

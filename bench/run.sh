@@ -2,7 +2,9 @@
 # Benchmarks RedisMutexLock and RedLock beside the peers PHP applications use
 # today, on throwaway redis-servers of its own (free loopback ports, no
 # persistence) and, for redlock-proxied, userspace delay proxies in front of them.
-# Prints Markdown and writes it to bench/results/latest.md. A scenario that fails
+# Prints Markdown and writes it to bench/results/latest.md, headed by a Targets block
+# (bench/targets.php: the mutex and contention scenarios' measures against the
+# targets, for the server benchmarked). A scenario that fails
 # does not stop the others: its error goes to stderr, a line in the Markdown says
 # so, and the exit status is 1.
 #
@@ -169,6 +171,15 @@ for s in $scenarios; do
     esac
 done
 
+# The Targets block (bench/targets.php, from what the mutex and contention scenarios saved) goes first.
+if [[ -d "$BENCH_RUN_DIR/targets" ]]; then
+    if php "$here/targets.php" "$BENCH_RUN_DIR/targets" >"$BENCH_RUN_DIR/targets.md"; then
+        cat "$BENCH_RUN_DIR/targets.md" "$out" >"$out.new" && mv "$out.new" "$out"
+    else
+        failed+=(targets)
+        echo "bench: bench/targets.php FAILED" >&2
+    fi
+fi
 cat "$out"
 cp "$out" "$here/results/latest.md"
 echo "(written to bench/results/latest.md)" >&2

@@ -428,18 +428,21 @@ try {
     foreach ($ks as $k) {
         printf("### Contention: %d processes, one key, %s (loopback)\n\n", $k, $redis->where());
         echo "| implementation | sections/s | utilisation | wait p50 / p99 / max (ms) | fairness (min/max sections per process) "
-            . "| Redis commands/section | Redis CPU µs/section | lost updates | hand-off p50 / p99 (ms) |\n";
-        echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+            . "| Redis commands/section | Redis CPU µs/section | CPU/section vs floor | lost updates | hand-off p50 / p99 (ms) |\n";
+        echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        // Redis CPU per section over the token floor's at this K, when the floor ran and did not fail.
+        $floorCpu = !$failed($floor, $k) ? ($agg[$floor][$k]['cpu'] ?? null) : null;
         foreach ($impls as $impl) {
             $a = $agg[$impl][$k] ?? null;
             $label = $labels[$impl] . ($failed($impl, $k) ? ' — **FAILED**' : '');
             if ($a === null) {
-                printf("| %s | – | – | – | – | – | – | – | – |\n", $label);
+                printf("| %s | – | – | – | – | – | – | – | – | – |\n", $label);
                 continue;
             }
-            printf("| %s | %s | %.0f %% | %s / %s / %s | %.3f | %.1f | %.0f | %d | %s / %s |\n", $label,
+            printf("| %s | %s | %.0f %% | %s / %s / %s | %.3f | %.1f | %.0f | %s | %d | %s / %s |\n", $label,
                 number_format($a['rate'], 0), 100 * $a['util'], $ms($a['w50']), $ms($a['w99']), $ms($a['wmax']),
-                $a['fair'], $a['cmds'], $a['cpu'], $a['lost'], $ms($a['h50']), $ms($a['h99']));
+                $a['fair'], $a['cmds'], $a['cpu'], $floorCpu > 0 ? sprintf('%.2f×', $a['cpu'] / $floorCpu) : '–',
+                $a['lost'], $ms($a['h50']), $ms($a['h99']));
         }
         echo "\n";
         foreach ($impls as $impl) {
@@ -482,6 +485,20 @@ try {
             $verdict($ran($polling, 16) && $ran($reference, 16) ? ($x !== null && $x >= 2.5) : null)];
         $rows[] = ['Redis CPU ≤ 200 µs per section (every K)', $perK($reference, 'cpu', '%.0f µs'), $perK($floor, 'cpu', '%.0f µs'),
             $verdict($all('cpu', fn ($v) => $v <= 200))];
+        // [K => RedisMutexLock's Redis CPU per section over the floor's, or null when either failed].
+        $cpuVsFloor = array_combine($ks, array_map(fn ($k) => ($a = $at($reference, $k, 'cpu')) !== null
+            && ($b = $at($floor, $k, 'cpu')) !== null && $b > 0 ? $a / $b : null, $ks));
+        $rows[] = ["Redis CPU per section ≤ 1.5× the floor's (every K)",
+            implode(', ', array_map(fn ($k, $x) => "K=$k: " . ($x === null ? '–' : sprintf('%.2f×', $x)), $ks, $cpuVsFloor)),
+            $perK($floor, 'cpu', '%.0f µs'),
+            $verdict(!in_array($floor, $impls, true) ? null : !in_array(null, $cpuVsFloor, true) && max($cpuVsFloor) <= 1.5)];
+        target_facts('contention', [
+            'server' => $redis->version(),
+            'perK' => array_map(fn ($k) => ['k' => $k, 'cpu' => $at($reference, $k, 'cpu'), 'floorCpu' => $at($floor, $k, 'cpu'),
+                'ratio' => $cpuVsFloor[$k]], $ks),
+            'floorRan' => in_array($floor, $impls, true),
+            'rounds' => $rounds, 'seconds' => $seconds,
+        ]);
         $lost = array_map(fn ($k) => [$k, isset($agg[$reference][$k]) ? $agg[$reference][$k]['lost'] + $agg[$reference][$k]['overlaps'] : null], $ks);
         $rows[] = ['lost updates 0 (every K, every round)',
             implode(', ', array_map(fn ($l) => "K=$l[0]: " . ($l[1] === null ? 'failed' : (string) $l[1]), $lost)), '',
@@ -514,7 +531,7 @@ try {
         . "of the run (drain included), medians over rounds; the harness's only commands in between are those two INFO "
         . "calls, and INFO is left out of the count. commandstats counts the commands a Lua script runs as well as the "
         . "EVAL/EVALSHA that runs it (a compare-and-delete release is evalsha + get + del = 3): this is work for Redis, "
-        . "not round trips. Lost updates = sections run − final counter, summed over rounds; the time stamps are also "
+        . "not round trips. CPU/section vs floor = that Redis CPU per section over the token floor's at the same K. Lost updates = sections run − final counter, summed over rounds; the time stamps are also "
         . "checked for overlapping sections.\n\n";
     printf("Redis at rest used %.0f µs of CPU per second (background tasks), included in the CPU per section.\n\n", $idleCpuPerS);
     echo noise_note_contention($pressure);
