@@ -48,7 +48,7 @@ $flat = $redis->cmd('GET', 'lock:flat');
 echo "second lock(0): ", rl_show($r), ", TTL untouched (<= 10000): ", var_export($redis->cmd('PTTL', 'lock:flat') <= 10000, true), "\n";
 [$r, $secs] = rl_timed(fn () => RedisMutexLock::lock('flat', 0.6, 10));
 echo "second lock(0.6): ", rl_show($r), ", after its timeout (0.55 .. 2 s): ", var_export($secs >= 0.55 && $secs < 2.0, true), "\n";
-echo "still our first token: ", var_export($redis->cmd('GET', 'lock:flat') === $flat, true),
+echo "still our first token: ", var_export(rl_holder($redis->cmd('GET', 'lock:flat')) === $flat, true),
     ", count: ", RedisMutexLock::inspect('flat')['count'], "\n";
 var_dump(RedisMutexLock::release('flat'));
 var_dump(RedisMutexLock::release('flat'));

@@ -17,7 +17,7 @@ echo "waiter queued: ", count(rl_queue_tokens($redis, $K)), "\n";
 
 var_dump(RedisMutexLock::release('nested'));
 rl_sleep(0.7);
-echo "after the first release: key ours: ", var_export($redis->cmd('GET', $K) === $ours, true),
+echo "after the first release: key ours: ", var_export(rl_holder($redis->cmd('GET', $K)) === $ours, true),
     ", waiter still queued: ", var_export(rl_queue_tokens($redis, $K) === array_values($tokens), true),
     ", it got nothing: ", json_encode($book->cmd('LRANGE', 'order', 0, -1)),
     ", count: ", RedisMutexLock::inspect('nested')['count'], "\n";

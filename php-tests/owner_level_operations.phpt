@@ -105,6 +105,7 @@ foreach ([
     fn () => RedisMutexLock::acquire('k', '', 1000),
     fn () => RedisMutexLock::acquire('k', str_repeat('o', 1025), 1000),
     fn () => RedisMutexLock::acquire('k', "\xff\xfe", 1000),
+    fn () => RedisMutexLock::acquire('k', "owner\0q", 1000),
     fn () => RedisMutexLock::acquire('k', 'o', 0),
     fn () => RedisMutexLock::acquire('k', 'o', 1000, -1),
     fn () => RedisMutexLock::acquire('k', 'o', 1000, INF),
@@ -152,6 +153,7 @@ ValueError: RedisMutexLock::acquire(): Argument #1 ($key) must not be empty
 ValueError: RedisMutexLock::acquire(): Argument #2 ($owner) must not be empty
 ValueError: RedisMutexLock::acquire(): Argument #2 ($owner) must be at most 1024 bytes long
 ValueError: RedisMutexLock::acquire(): Argument #2 ($owner) must be valid UTF-8
+ValueError: RedisMutexLock::acquire(): Argument #2 ($owner) must not contain any null bytes
 ValueError: RedisMutexLock::acquire(): Argument #3 ($ttl) must be between 3 and 4611686018427387903
 ValueError: RedisMutexLock::acquire(): Argument #4 ($timeout) must be greater than or equal to 0
 ValueError: RedisMutexLock::acquire(): Argument #4 ($timeout) must be a finite number

@@ -21,7 +21,8 @@ for ($i = 0; $i < 6; $i++) {
 echo "queued: ", count($waiters), ", distinct tokens: ", count(array_unique($tokens)), "\n";
 echo "queue list in start order: ", var_export(rl_queue_tokens($redis, $K) === array_values($tokens), true), "\n";
 echo "a lease per waiter: ", var_export($redis->cmd('ZCARD', $q['t']) === 6, true), "\n";
-echo "lock still ours: ", var_export(rl_is_token($redis->cmd('GET', $K)), true), "\n";
+$v = $redis->cmd('GET', $K);
+echo "lock still ours, marked for its waiters: ", var_export(rl_is_token(rl_holder($v)) && $v !== rl_holder($v), true), "\n";
 
 var_dump(RedisMutexLock::release('fifo'));
 foreach ($waiters as $i => $w) {
@@ -40,7 +41,7 @@ bool(true)
 queued: 6, distinct tokens: 6
 queue list in start order: true
 a lease per waiter: true
-lock still ours: true
+lock still ours, marked for its waiters: true
 bool(true)
 waiter 0: true, released: true
 waiter 1: true, released: true

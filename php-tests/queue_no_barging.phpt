@@ -38,7 +38,8 @@ foreach ($seen as [$client, $args]) {
 }
 $cmds = [];
 foreach ($seen as [$client, $args]) {
-    if (isset($from[$client])) {
+    // (INFO server: once per new connection, what the server is.)
+    if (isset($from[$client]) && !(strtoupper($args[0]) === 'INFO' && strtolower($args[1] ?? '') === 'server')) {
         $cmds[] = strtoupper($args[0]) . (strtoupper($args[0]) === 'SET' ? ' ' . $args[1] . ' ' . strtoupper($args[3] ?? '') : '');
     }
 }

@@ -28,7 +28,7 @@ foreach (['with its data' => true, 'without its data' => false] as $name => $sav
     $restarted = rl_now();
     echo "restart took < 1 s: ", $restarted - $t < 1.0 ? 'true' : sprintf('false (%.3f s)', $restarted - $t), "\n";
     if ($save) {
-        echo "after the restart: the lock is waiter 0's: ", var_export($redis->cmd('GET', $K) === $tokens[0], true),
+        echo "after the restart: the lock is waiter 0's: ", var_export(rl_holder($redis->cmd('GET', $K)) === $tokens[0], true),
             ", the others are queued: ", var_export(rl_queue_tokens($redis, $K) === [$tokens[1], $tokens[2], $tokens[3]], true), "\n";
     }
     $results = [];

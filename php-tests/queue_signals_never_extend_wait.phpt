@@ -47,7 +47,7 @@ for ($n = 0; $n < 2; $n++) {
 }
 $r = $child->wait(10);
 echo "child: exit ", $r['status'], $r['status'] === 0 ? '' : "\n" . $r['out'] . $r['err'], "\n";
-echo "lock still ours: ", var_export(rl_is_token($redis->cmd('GET', $K)), true), "\n";
+echo "lock still ours: ", var_export(rl_is_token(rl_holder($redis->cmd('GET', $K))), true), "\n";
 var_dump(RedisMutexLock::release('sigq'));
 echo "keys: ", rl_keys_left($redis), "\n";
 ?>

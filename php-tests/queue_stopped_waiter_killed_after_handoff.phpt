@@ -23,7 +23,7 @@ foreach ([0.05, 0.4] as $killAfter) {
     $waiters[0]->signal(SIGSTOP);
     RedisMutexLock::release('frozen');
     $released = rl_now();
-    $holder = $redis->cmd('GET', $K);
+    $holder = rl_holder($redis->cmd('GET', $K));
     echo "after the release the lock is handed on (not free, not ours): ",
         var_export($holder !== null && in_array($holder, $tokens, true), true), "\n";
     rl_sleep($killAfter);

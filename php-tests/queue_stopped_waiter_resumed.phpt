@@ -29,7 +29,7 @@ foreach ([30, 1.5] as $timeout0) {
     $acq = rl_book_times($book, 'acq');
     echo "while 0 is frozen: ", implode(' ', array_column($acq, 0)), " got the lock, the first one < 1 s after the release: ",
         isset($acq[0]) && $acq[0][1] - $released < 1.0 ? 'true' : 'false (' . json_encode($acq) . ", released at $released)", "\n";
-    echo "the lock is waiter 1's: ", var_export($redis->cmd('GET', $K) === $tokens[1], true), "\n";
+    echo "the lock is waiter 1's: ", var_export(rl_holder($redis->cmd('GET', $K)) === $tokens[1], true), "\n";
     $waiters[0]->signal(SIGCONT);
     $resumed = rl_now();
     $r0 = $waiters[0]->result(40);

@@ -121,7 +121,7 @@ final class RedisMutexLock
      *
      * @return bool true when $owner now holds the lock, false when somebody else holds it
      * @throws RedisLockException when Redis cannot answer
-     * @throws ValueError on an empty key, an empty, non-UTF-8 or over 1024 bytes
+     * @throws ValueError on an empty key, an empty, non-UTF-8, over 1024 bytes or NUL-containing
      *         owner, a ttl out of range or a negative or non-finite timeout
      */
     public static function acquire(string $key, string $owner, int $ttl, float $timeout = 0, ?bool $renew = null): bool {}

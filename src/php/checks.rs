@@ -79,6 +79,10 @@ pub fn owner_token(num: u32, owner: &[u8]) -> Result<String> {
     if owner.len() > MAX_OWNER_BYTES {
         return Err(Fail::Arg(num, format!("must be at most {MAX_OWNER_BYTES} bytes long")));
     }
+    // (A NUL could make one token read as another's with a waiter's mark.)
+    if owner.contains(&0) {
+        return Err(Fail::Arg(num, "must not contain any null bytes".into()));
+    }
     String::from_utf8(owner.to_vec()).map_err(|_| Fail::Arg(num, "must be valid UTF-8".into()))
 }
 

@@ -1,20 +1,57 @@
 //! The plain lock: a key that holds its owner's token. Acquire (`SET NX PX`,
 //! or the script that also recognises our own token), the owner-checked
-//! release and extend. The owner check `GET key == token` is written once,
-//! in `owned!()`, for every script of every feature.
+//! release and extend, each as one native command where the server has one
+//! (`DELIFEQ`, `DELEX … IFEQ`, `SET … IFEQ … PX`). The owner check is written
+//! once, in `mine!()`/`owned!()`, for every script of every feature.
+//!
+//! A waiter queued for a held key marks the holder's value (`<token>\0q`,
+//! queue/scripts.rs): a native compare then says no, and the holder's
+//! release goes as the hand-off script, which wakes the waiter. So the
+//! owner check accepts the token with or without the mark.
 
 use crate::engine::protocol::encode::{format_int, itoa_buf, resp};
 use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::script::{script_call, Form, Script};
+use crate::engine::protocol::server_info::{Caps, Native};
 use crate::engine::round::request::{self, Request, Verdict};
 
-/// Lua: whether the key `$k` holds the token `$me` (both Lua expressions).
+/// Lua: whether the value `$v` is the token `$me`, marked or not (both Lua
+/// expressions; `$v` may be false, a missing key).
+macro_rules! mine {
+    ($v:literal, $me:literal) => {
+        concat!("(", $v, " == ", $me, " or ", $v, " == ", $me, " .. '\\0q')")
+    };
+}
+pub(crate) use mine;
+
+/// Lua: whether the key `$k` holds the token `$me`, marked or not.
 macro_rules! owned {
     ($k:literal, $me:literal) => {
-        concat!("(redis.call('GET', ", $k, ") == ", $me, ")")
+        concat!("(function(v) return ", $crate::engine::features::owner::mine!("v", $me), " end)(redis.call('GET', ", $k, "))")
     };
 }
 pub(crate) use owned;
+
+/// Lua: the value `$v` without a waiter's mark.
+macro_rules! unmarked {
+    ($v:literal) => {
+        concat!("(string.sub(", $v, ", -2) == '\\0q' and string.sub(", $v, ", 1, -3) or ", $v, ")")
+    };
+}
+pub(crate) use unmarked;
+
+/// The native owner-checked delete a server with `caps` has.
+pub fn release_native(caps: Caps) -> Option<Native> {
+    [Native::DelIfEq, Native::DelEx].into_iter().find(|n| caps.has(*n))
+}
+
+/// The owner-checked delete of `key` for `token` as the native command.
+pub fn encode_release_native(native: Native, key: &[u8], token: &[u8], out: &mut Vec<u8>) {
+    match native {
+        Native::DelEx => resp(out, &[b"DELEX", key, b"IFEQ", token]),
+        _ => resp(out, &[b"DELIFEQ", key, token]),
+    }
+}
 
 /// Sets the key if it is free, or refreshes it if it already holds our token:
 /// a resend after a lost reply must not fail on our own lock.
@@ -90,6 +127,14 @@ impl Request for Owned<'_> {
         }
     }
 
+    fn native(&self, caps: Caps) -> Option<Native> {
+        match self.op {
+            Op::Release => release_native(caps),
+            Op::Extend { .. } => caps.has(Native::SetIfEq).then_some(Native::SetIfEq),
+            _ => None,
+        }
+    }
+
     /// A plain acquire that may have run becomes the script that
     /// recognises our own lock.
     fn resend_form(&self, sent: Form) -> Form {
@@ -106,14 +151,20 @@ impl Request for Owned<'_> {
         let (key, token) = (self.key, self.token.as_bytes());
         match (form, ttl) {
             (_, _) if self.op == Op::ForceDelete => resp(out, &[b"DEL", key]),
+            (Form::Native(Native::SetIfEq), Some(ttl)) => resp(out, &[b"SET", key, token, b"IFEQ", token, b"PX", ttl]),
+            (Form::Native(native), _) => encode_release_native(native, key, token, out),
             (Form::Plain, _) => resp(out, &[b"SET", key, token, b"NX", b"PX", ttl.unwrap_or(b"0")]),
             (_, Some(ttl)) => script_call(out, script, form, &[&[key]], &[token, ttl]),
             (_, None) => script_call(out, script, form, &[&[key]], &[token]),
         }
     }
 
-    fn classify(&self, reply: &Reply) -> Verdict {
-        request::yes_or_no(reply, self.token)
+    /// A native no may be a waiter's mark: the script decides.
+    fn classify(&self, form: Form, reply: &Reply) -> Verdict {
+        match (form, request::yes_or_no(reply, self.token)) {
+            (Form::Native(_), Verdict::No) => Verdict::Again,
+            (_, verdict) => verdict,
+        }
     }
 
     /// Behind a late acquire: our release, in case the server runs it late.
@@ -162,7 +213,26 @@ mod tests {
 
     #[test]
     fn the_owner_check_is_one_lua_expression() {
-        assert_eq!(owned!("KEYS[1]", "ARGV[1]"), "(redis.call('GET', KEYS[1]) == ARGV[1])");
+        assert_eq!(mine!("v", "me"), "(v == me or v == me .. '\\0q')");
         assert!(RELEASE.text.contains(owned!("KEYS[1]", "ARGV[1]")));
+        assert!(unmarked!("v").contains("string.sub(v, 1, -3)"));
+    }
+
+    #[test]
+    fn natives_stand_in_for_release_and_extend() {
+        let (valkey9, redis86, valkey81) =
+            (Caps::NONE.with(Native::DelIfEq).with(Native::SetIfEq), Caps::NONE.with(Native::DelEx).with(Native::SetIfEq), Caps::NONE.with(Native::SetIfEq));
+        let release = Owned { op: Op::Release, key: b"k", token: "t" };
+        let extend = Owned { op: Op::Extend { ttl_ms: 1500 }, key: b"k", token: "t" };
+        assert_eq!((release.native(valkey9), release.native(redis86), release.native(valkey81)), (Some(Native::DelIfEq), Some(Native::DelEx), None));
+        assert_eq!((extend.native(valkey81), extend.native(Caps::NONE)), (Some(Native::SetIfEq), None));
+        assert_eq!(packed(release, Form::Native(Native::DelIfEq)), redis::cmd("DELIFEQ").arg("k").arg("t").get_packed_command());
+        assert_eq!(packed(release, Form::Native(Native::DelEx)), redis::cmd("DELEX").arg("k").arg("IFEQ").arg("t").get_packed_command());
+        let want = redis::cmd("SET").arg("k").arg("t").arg("IFEQ").arg("t").arg("PX").arg(1500).get_packed_command();
+        assert_eq!(packed(extend, Form::Native(Native::SetIfEq)), want);
+        assert_eq!(release.classify(Form::Native(Native::DelIfEq), &Reply::Int(0)), Verdict::Again);
+        assert_eq!(extend.classify(Form::Native(Native::SetIfEq), &Reply::Nil), Verdict::Again);
+        assert_eq!(extend.classify(Form::Native(Native::SetIfEq), &Reply::Status(b"OK".to_vec())), Verdict::Yes);
+        assert_eq!(release.classify(Form::Sha, &Reply::Int(0)), Verdict::No);
     }
 }

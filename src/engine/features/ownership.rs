@@ -14,7 +14,7 @@ use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::script::{script_call, Form, Script};
 use crate::engine::protocol::slot::Base;
 use crate::engine::round::request::{data_if, Request, Verdict};
-use crate::engine::features::owner::owned;
+use crate::engine::features::owner::{owned, unmarked};
 
 /// Whether the key still holds our token; if so, and `ttl` > 0, its TTL is
 /// raised to at least `ttl` (never lowered). KEYS: K. ARGV: token ttl.
@@ -47,17 +47,20 @@ return text"
 
 /// Everything about a key: "<pttl> <fence or -> <live waiters>\n<value>".
 /// The fence shown is the holder's own. KEYS: K F T.
-static INSPECT: Script = Script::new(
+static INSPECT: Script = Script::new(concat!(
     "\
 local v = redis.call('GET', KEYS[1]) \
+if v then v = ",
+    unmarked!("v"),
+    " end \
 local fence = '-' \
 local rec = redis.call('GET', KEYS[2]) \
 if v and rec then local n, w = string.match(rec, '^(%d+) (.*)$') if w == v then fence = n end end \
 local t = redis.call('TIME') \
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) \
 local waiters = redis.call('ZCOUNT', KEYS[3], now, '+inf') \
-return string.format('%.0f', redis.call('PTTL', KEYS[1])) .. ' ' .. fence .. ' ' .. string.format('%.0f', waiters) .. '\\n' .. (v or '')",
-);
+return string.format('%.0f', redis.call('PTTL', KEYS[1])) .. ' ' .. fence .. ' ' .. string.format('%.0f', waiters) .. '\\n' .. (v or '')"
+));
 
 /// A question about a lock key; `base` spells its auxiliary keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,7 +84,7 @@ impl Request for Question<'_> {
         self.key
     }
 
-    fn classify(&self, reply: &Reply) -> Verdict {
+    fn classify(&self, _form: Form, reply: &Reply) -> Verdict {
         let fits = match self.ask {
             Ask::StillMine { .. } => matches!(reply, Reply::Int(0 | 1)),
             Ask::Fence { .. } => matches!(reply, Reply::Int(0) | Reply::Bulk(_)),

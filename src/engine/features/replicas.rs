@@ -45,7 +45,7 @@ impl Request for WaitReplicas<'_> {
         resp(out, &[b"WAIT", format_int(&mut n, self.replicas), format_int(&mut t, self.timeout_ms)]);
     }
 
-    fn classify(&self, reply: &Reply) -> Verdict {
+    fn classify(&self, _form: Form, reply: &Reply) -> Verdict {
         data_if(matches!(reply, Reply::Int(n) if *n >= 0), reply, "WAIT", self.token)
     }
 

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::dial::Stream;
 use crate::engine::protocol::resp::{Cursor, Reply, MAX_ARRAY, MAX_REPLY};
+use crate::engine::protocol::server_info::Caps;
 
 /// Timeouts and TLS settings in force for new connections.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,7 +35,7 @@ pub enum Expect {
     Auth,
     /// SELECT of a new connection.
     Select,
-    /// `INFO server`, for the server's run_id.
+    /// `INFO server`: the server's run_id and the native commands it has.
     Identity,
     /// The answer to command number `n` of the round.
     Answer(usize),
@@ -61,6 +62,11 @@ pub struct Conn {
     expect: VecDeque<(Expect, bool)>,
     /// Who the server is (its run_id, else its address), once asked.
     pub identity: Option<Vec<u8>>,
+    /// `INFO server` was sent on this connection (its reply sets
+    /// `identity` and `caps`).
+    pub info_asked: bool,
+    /// The native commands the server has, once its `INFO server` is in.
+    pub caps: Option<Caps>,
 }
 
 const READ_CHUNK: usize = 4096;
@@ -75,6 +81,8 @@ impl Conn {
             scratch: vec![0; READ_CHUNK].into_boxed_slice(),
             expect: VecDeque::new(),
             identity: None,
+            info_asked: false,
+            caps: None,
         }
     }
 
@@ -110,9 +118,13 @@ impl Conn {
         self.expect.iter().map(|(e, _)| e)
     }
 
-    /// Nobody waits for the owed answers any more: they are read and skipped.
+    /// Nobody waits for the owed answers any more: they are read and skipped
+    /// (an `INFO server` among them is asked again at the next use).
     pub fn forget_answers(&mut self) {
         for (e, _) in self.expect.iter_mut() {
+            if *e == Expect::Identity {
+                self.info_asked = false;
+            }
             *e = Expect::Skip;
         }
     }

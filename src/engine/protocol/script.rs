@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use super::encode::{bulk, format_int, header, itoa_buf};
+use super::server_info::Native;
 
 /// A script of constant text; keys and arguments travel beside it.
 pub struct Script {
@@ -30,7 +31,7 @@ pub enum Form {
     Plain,
     Sha,
     Eval,
-    Native,
+    Native(Native),
 }
 
 /// `EVALSHA sha` or `EVAL text`.

@@ -12,7 +12,7 @@ use crate::engine::net::pool;
 use crate::engine::protocol::errors::ErrorKind;
 use crate::engine::protocol::resp::{printable, Reply};
 use crate::engine::protocol::script::Form;
-use crate::engine::protocol::server_info;
+use crate::engine::protocol::server_info::{self, Caps};
 
 impl Leg<'_> {
     /// Cuts every whole reply that is in and acts on it.
@@ -30,10 +30,13 @@ impl Leg<'_> {
             match expect {
                 Expect::Skip => {}
                 Expect::Identity => {
-                    conn.identity = Some(match &reply {
-                        Reply::Bulk(info) => server_info::run_id(info).unwrap_or_else(|| conn.peer().into_bytes()),
-                        _ => conn.peer().into_bytes(),
-                    });
+                    // (An ACL user without +info: no natives, the address as identity.)
+                    let info = match &reply {
+                        Reply::Bulk(info) => &info[..],
+                        _ => b"",
+                    };
+                    conn.identity = Some(server_info::run_id(info).unwrap_or_else(|| conn.peer().into_bytes()));
+                    conn.caps = Some(Caps::of(info));
                 }
                 Expect::Auth | Expect::Select => self.on_login(expect, reply, ctx),
                 Expect::Answer(i) => self.on_answer(i, reply, ctx),
@@ -74,6 +77,18 @@ impl Leg<'_> {
                 // answers are skipped and they go again behind its text
                 // (a queue's blocking pop must follow the join it waits on).
                 self.forms[i] = Form::Eval;
+                if self.blocking_after(i) {
+                    // A blocking request sent behind it runs first and would
+                    // hold the text back for its whole timeout: a fresh
+                    // connection instead (closing this one ends the block).
+                    self.state = State::Closed;
+                    self.reused = false;
+                    return self.connect(ctx);
+                }
+                self.send_again_from(i, ctx);
+                return self.flush(ctx);
+            }
+            Reply::Error(msg) if self.native_refused(i, &msg) => {
                 self.send_again_from(i, ctx);
                 return self.flush(ctx);
             }
@@ -85,16 +100,45 @@ impl Leg<'_> {
                 let cause = if kind == ErrorKind::Auth { Cause::Auth(text) } else { Cause::Reply { kind, text } };
                 Vote::Failed(NodeError::new(self.label(), cause))
             }
-            reply => match req.classify(&reply) {
+            reply => match req.classify(self.forms[i], &reply) {
                 Verdict::Yes => Vote::Yes,
                 Verdict::No => Vote::No,
                 Verdict::Data => Vote::Got(reply),
+                Verdict::Again if matches!(self.forms[i], Form::Native(_)) => {
+                    self.forms[i] = Form::Sha;
+                    self.send_again_from(i, ctx);
+                    return self.flush(ctx);
+                }
+                Verdict::Again => {
+                    self.state = State::Closed;
+                    Vote::Failed(NodeError::new(self.label(), Cause::Protocol("a script's reply asked to be sent again".into())))
+                }
                 Verdict::Malformed(why) => {
                     self.state = State::Closed;
                     Vote::Failed(NodeError::new(self.label(), Cause::Protocol(why)))
                 }
             },
         });
+    }
+
+    /// Whether request `i` went as a native command that this server refused
+    /// (`msg`: unknown or renamed, an option it lacks, an ACL): it never ran,
+    /// the connection forgets the native, and the request goes as its script.
+    fn native_refused(&mut self, i: usize, msg: &[u8]) -> bool {
+        let Form::Native(native) = self.forms[i] else { return false };
+        if !matches!(ErrorKind::of(msg), ErrorKind::UnknownCommand | ErrorKind::Syntax | ErrorKind::NoPerm) {
+            return false;
+        }
+        if let State::Sent(conn) = &mut self.state {
+            conn.caps = conn.caps.map(|caps| caps.without(native));
+        }
+        self.forms[i] = Form::Sha;
+        true
+    }
+
+    /// Whether a blocking request behind request `i` still owes its answer.
+    pub(super) fn blocking_after(&self, i: usize) -> bool {
+        self.job.reqs.iter().enumerate().any(|(j, r)| j > i && self.votes[j].is_none() && !r.blocks_for().is_zero())
     }
 
     /// Request `i` and those behind it without an answer go again, in their
@@ -118,7 +162,7 @@ impl Leg<'_> {
             let owed: Vec<usize> = conn.owed().filter_map(|e| if let Expect::Answer(i) = e { Some(*i) } else { None }).collect();
             conn.forget_answers();
             for i in owed {
-                if self.forms[i] == Form::Sha {
+                if matches!(self.forms[i], Form::Sha | Form::Native(_)) {
                     ctx.push(&mut conn, i, self.job.reqs[i], Form::Eval, Expect::Skip);
                 }
             }

@@ -11,10 +11,7 @@ pub struct Ctx<'l> {
     pub resolver: &'l dyn Resolver,
     pub limits: &'l Limits,
     pub shared: bool,
-    pub packs: Vec<[Option<Vec<u8>>; 4]>,
-    /// Whether the round must learn who each server is: only votes that
-    /// count (a quorum over several nodes) need to know who answered.
-    pub identify: bool,
+    pub packs: Vec<Vec<(Form, Vec<u8>)>>,
 }
 
 impl Ctx<'_> {
@@ -26,12 +23,17 @@ impl Ctx<'_> {
             if self.packs.len() <= i {
                 self.packs.resize_with(i + 1, Default::default);
             }
-            let packed = self.packs[i][form as usize].get_or_insert_with(|| {
-                let mut out = Vec::new();
-                req.encode(form, &mut out);
-                out
-            });
-            conn.push(packed, expect);
+            let packs = &mut self.packs[i];
+            let at = match packs.iter().position(|(f, _)| *f == form) {
+                Some(at) => at,
+                None => {
+                    let mut out = Vec::new();
+                    req.encode(form, &mut out);
+                    packs.push((form, out));
+                    packs.len() - 1
+                }
+            };
+            conn.push(&packs[at].1, expect);
         }
         if req.accepts_array() {
             conn.accept_array();

@@ -104,7 +104,7 @@ impl<'a> Leg<'a> {
     /// is pooled unless a blocking request is still owed an answer there,
     /// which would hold back the next command on it.
     fn give_up_on_slot(&mut self, i: usize, cause: Cause, ctx: &mut Ctx<'_>) {
-        let blocking = self.job.reqs.iter().enumerate().any(|(j, r)| j > i && self.votes[j].is_none() && !r.blocks_for().is_zero());
+        let blocking = self.blocking_after(i);
         self.fail(cause);
         if let State::Sent(mut conn) = std::mem::replace(&mut self.state, State::Closed) {
             conn.skip_answers_after(i);

@@ -194,11 +194,18 @@ impl<'a> Leg<'a> {
     /// Queues the commands still without a vote (after `INFO server` when the
     /// identity is wanted and unknown) and writes them.
     pub(super) fn send(&mut self, mut conn: Conn, ctx: &mut Ctx<'_>) {
-        if ctx.identify && conn.identity.is_none() {
+        // Once per connection: who the server is, and what it has.
+        if !conn.info_asked {
             conn.push(b"*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n", Expect::Identity);
+            conn.info_asked = true;
         }
         for (i, req) in self.job.reqs.iter().enumerate() {
             if self.votes[i].is_none() {
+                // A script goes as the native command that stands in for it
+                // where the server is known to have it.
+                if let (Form::Sha, Some(native)) = (self.forms[i], conn.caps.and_then(|caps| req.native(caps))) {
+                    self.forms[i] = Form::Native(native);
+                }
                 if self.asking {
                     conn.push(b"*1\r\n$6\r\nASKING\r\n", Expect::Skip);
                 }

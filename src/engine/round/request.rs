@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::engine::protocol::resp::{printable, Reply};
 use crate::engine::protocol::script::Form;
+use crate::engine::protocol::server_info::{Caps, Native};
 
 /// What a (non-error) reply says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +20,9 @@ pub enum Verdict {
     /// A reply this request never gets from a sane server: the connection
     /// is dropped and the request fails with this text.
     Malformed(String),
+    /// The native form could not decide (a waiter's mark on the value
+    /// hides ownership from a plain compare): send the script form now.
+    Again,
 }
 
 /// What `TRYAGAIN` (a slot being migrated that has only some of the
@@ -48,11 +52,17 @@ pub trait Request {
         sent
     }
 
+    /// The native command that stands in for its script on a server that
+    /// has `caps`, if any.
+    fn native(&self, _caps: Caps) -> Option<Native> {
+        None
+    }
+
     /// Appends the request in `form` to `out`.
     fn encode(&self, form: Form, out: &mut Vec<u8>);
 
-    /// What a reply that is not an error means.
-    fn classify(&self, reply: &Reply) -> Verdict;
+    /// What a reply that is not an error means, for the request sent in `form`.
+    fn classify(&self, form: Form, reply: &Reply) -> Verdict;
 
     /// What to pipeline behind the request when its reply did not come in
     /// time, before the connection is dropped (if the server runs it late,

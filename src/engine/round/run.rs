@@ -21,8 +21,7 @@ struct Tally {
 pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Until) -> (Vec<Small<Vote>>, Instant) {
     let now = Instant::now();
     let shared = jobs.len() > 1 && jobs.windows(2).all(|w| std::ptr::eq(w[0].reqs, w[1].reqs));
-    let identify = jobs.len() > 1 && matches!(until, Until::Quorum(_));
-    let mut ctx = Ctx { resolver, limits, shared, packs: Vec::new(), identify };
+    let mut ctx = Ctx { resolver, limits, shared, packs: Vec::new() };
     let mut legs: Vec<Leg<'_>> = jobs.iter().map(|job| Leg::new(job, now, until)).collect();
     for leg in legs.iter_mut() {
         leg.begin(&mut ctx);

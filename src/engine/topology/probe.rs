@@ -40,7 +40,7 @@ impl Request for Probe<'_> {
     }
 
     // Checked by who asked.
-    fn classify(&self, _reply: &Reply) -> Verdict {
+    fn classify(&self, _form: Form, _reply: &Reply) -> Verdict {
         Verdict::Data
     }
 

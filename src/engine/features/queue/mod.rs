@@ -74,6 +74,16 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
     let mut passed_on: Option<String> = None;
     // The last step was told that the key's slot is being migrated.
     let mut told_migrating = false;
+    // How a wait ends on a failure: leaving the queue (within the usual
+    // bounds, not cut short again by PHP's time limit).
+    let stop = |why: Stop, passed_on: Option<String>| match why {
+        Stop::Interrupted => interrupted(node, key, token, &base, ttl_ms, passed_on, limits),
+        Stop::Unreached(e) => (Outcome::Unreachable(vec![e]), Place::default()),
+        Stop::Unreachable(e) => {
+            leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
+            (Outcome::Unreachable(vec![e]), Place::default())
+        }
+    };
     loop {
         if told_migrating || topology::migrating(&node.server, key) {
             told_migrating = false;
@@ -89,14 +99,11 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             }
             match failure {
                 None => reached = true,
-                Some(e) => match on_failure(e, &mut reached, &mut outage_since, outage_budget, deadline, check) {
-                    Ok(()) => {}
-                    Err(Stop::Interrupted) => return interrupted(node, key, token, &base, ttl_ms, passed_on.take(), limits),
-                    Err(Stop::Unreachable(e)) => {
-                        leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
-                        return (Outcome::Unreachable(vec![e]), Place::default());
+                Some(e) => {
+                    if let Err(why) = on_failure(e, &mut reached, &mut outage_since, outage_budget, deadline, check) {
+                        return stop(why, passed_on.take());
                     }
-                },
+                }
             }
             if Instant::now() >= deadline {
                 return leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
@@ -148,14 +155,11 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
                 told_migrating = true;
                 continue;
             }
-            Some(e) => match on_failure(e, &mut reached, &mut outage_since, outage_budget, deadline, check) {
-                Ok(()) => {}
-                Err(Stop::Interrupted) => return interrupted(node, key, token, &base, ttl_ms, passed_on.take(), limits),
-                Err(Stop::Unreachable(e)) => {
-                    leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
-                    return (Outcome::Unreachable(vec![e]), Place::default());
+            Some(e) => {
+                if let Err(why) = on_failure(e, &mut reached, &mut outage_since, outage_budget, deadline, check) {
+                    return stop(why, passed_on.take());
                 }
-            },
+            }
             None => {
                 outage_since = None;
                 reached = true;
@@ -173,6 +177,9 @@ const MIGRATING_POLL: Duration = Duration::from_millis(20);
 /// Why a wait ends on a failure.
 enum Stop {
     Interrupted,
+    /// Never reached: nothing to leave.
+    Unreached(NodeError),
+    /// Gone while we waited: we leave the queue (best effort).
     Unreachable(NodeError),
 }
 
@@ -192,7 +199,7 @@ fn on_failure(
         return Err(Stop::Interrupted);
     }
     if !*reached {
-        return Err(Stop::Unreachable(e));
+        return Err(Stop::Unreached(e));
     }
     let since = *outage_since.get_or_insert(now);
     if now.duration_since(since) >= outage_budget || now >= deadline {

@@ -1,8 +1,20 @@
 //! The queue's scripts. Each declares every key it touches (all in the lock
-//! key's slot) and checks ownership with `owned!()`.
+//! key's slot) and checks ownership with `mine!()`/`owned!()`.
+//!
+//! While anybody waits, the lock's value carries a mark after its holder's
+//! token (`\0q`): set by a waiter that joins behind a holder, and by a take
+//! or hand-off that leaves others in line. Only the extension's own tokens
+//! (`<32 hex>:<host>:<pid>:<ms>`) are marked: a caller's owner token or
+//! another client's value is never changed, and its release always goes as
+//! `HANDOFF`. A native owner-checked delete
+//! (DELIFEQ, DELEX IFEQ) then finds no exact match and the release goes as
+//! `HANDOFF`, which wakes the next waiter; an unmarked lock is released by
+//! the native delete alone. (A mark left after the last waiter left costs
+//! one extra round trip at the release; a lock taken by `SET NX` while a
+//! waiter was between two looks is marked at that waiter's next look.)
 
 use crate::engine::protocol::script::Script;
-use crate::engine::features::owner::owned;
+use crate::engine::features::owner::{mine, owned};
 
 /// Server time in ms; the first live waiter (dropping dead ones on the way,
 /// and the leases' key once nobody waits); waiting (again), at the back or
@@ -27,6 +39,11 @@ local function live_head(q, t, head) \
     redis.call('LPOP', q) \
     head = nil \
   end \
+end \
+local function ours(v) return string.find(v, '^%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x:[%w._-]+:%d+:%d+$') ~= nil end \
+local function with_mark(v, q) if ours(v) and redis.call('LINDEX', q, 0) then return v .. '\\0q' end return v end \
+local function marked(k, v) \
+  if ours(v) then redis.call('SET', k, v .. '\\0q', 'KEEPTTL') end \
 end \
 local function wait_again(q, t, me, lease, front) \
   if redis.call('ZADD', t, now_ms() + lease, me) == 1 then \
@@ -58,25 +75,29 @@ macro_rules! queue_script {
 /// and removes our token from `N` (a hand-off found by looking, not by a
 /// wake-up). KEYS: K Q T N W(own). ARGV: token ttl lease. Returns the first
 /// waiter behind us ('' if none) when we hold the lock, else 0.
-pub static ENQUEUE: Script = queue_script!(
+pub static ENQUEUE: Script = Script::new(concat!(
+    prelude!(),
     "\
 local k, q, t, n, w, me, ttl, lease = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]) \
 local holder = redis.call('GET', k) \
 if not holder then \
   local head = live_head(q, t) \
   if head and head ~= me then wait_again(q, t, me, lease, false) return 0 end \
-  redis.call('SET', k, me, 'PX', ttl) \
   if head then redis.call('LPOP', q) redis.call('ZREM', t, me) end \
-elseif holder == me then \
+  redis.call('SET', k, with_mark(me, q), 'PX', ttl) \
+elseif ",
+    mine!("holder", "me"),
+    " then \
   redis.call('PEXPIRE', k, ttl) \
 else \
   wait_again(q, t, me, lease, false) \
+  marked(k, holder) \
   return 0 \
 end \
 redis.call('LREM', n, 0, me) \
 redis.call('DEL', w) redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) \
 return redis.call('LINDEX', q, 0) or ''"
-);
+));
 
 /// After a wake-up (a late second one for the same hand-off is dropped with
 /// our list): the hand-off becomes ours for the whole TTL, or, when its
@@ -104,17 +125,22 @@ live_head(KEYS[2], KEYS[3]) \
 return 0"
 );
 
-/// Releases our lock: to the first live waiter if there is one (for the
-/// grant, waking it by its own list when it is the one we expected, else
-/// through `N`), else by deleting it. An empty token releases the lock
+/// Releases our lock: an unmarked one (nobody waits) by deleting it, else to
+/// the first live waiter if there is one (for the grant, waking it by its
+/// own list when it is the one we expected, else through `N`), else by
+/// deleting it. An empty token releases the lock
 /// whoever holds it (a forced release). KEYS: K Q T N [W(expected)].
 /// ARGV: token expected grant. Returns 0 (not ours) or 1 (released, or
 /// handed and woken).
 pub static HANDOFF: Script = Script::new(concat!(
-    // Nobody waits (the usual case): done before the helpers are defined.
+    // Nobody waits (the usual case: the value carries no waiter's mark):
+    // done before the helpers are defined, as DELIFEQ would do it.
     "\
 local holder = redis.call('GET', KEYS[1]) \
-if not holder or (holder ~= ARGV[1] and ARGV[1] ~= '') then return 0 end \
+if holder and holder == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end \
+if not holder or (not ",
+    mine!("holder", "ARGV[1]"),
+    " and ARGV[1] ~= '') then return 0 end \
 local head = redis.call('LINDEX', KEYS[2], 0) \
 if not head then redis.call('DEL', KEYS[1]) return 1 end ",
     prelude!(),
@@ -122,7 +148,7 @@ if not head then redis.call('DEL', KEYS[1]) return 1 end ",
 head = live_head(KEYS[2], KEYS[3], head) \
 if not head then redis.call('DEL', KEYS[1]) return 1 end \
 redis.call('LPOP', KEYS[2]) redis.call('ZREM', KEYS[3], head) \
-redis.call('SET', KEYS[1], head, 'PX', ARGV[3]) \
+redis.call('SET', KEYS[1], with_mark(head, KEYS[2]), 'PX', ARGV[3]) \
 local w, wake = KEYS[4], head \
 if KEYS[5] and head == ARGV[2] then w, wake = KEYS[5], 'h' end \
 redis.call('RPUSH', w, wake) redis.call('PEXPIRE', w, 4 * tonumber(ARGV[3])) \

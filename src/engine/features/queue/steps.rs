@@ -7,7 +7,10 @@ use super::scripts::{CONFIRM, ENQUEUE, HANDOFF, LEAVE, WAKE};
 use super::GRANT;
 use crate::engine::protocol::encode::{format_int, itoa_buf, resp_pieces};
 use crate::engine::protocol::resp::Reply;
+use crate::engine::features::owner::{encode_release_native, release_native};
+use crate::engine::features::ownership::Holder;
 use crate::engine::protocol::script::{script_call, Form};
+use crate::engine::protocol::server_info::{Caps, Native};
 use crate::engine::protocol::slot::Base;
 use crate::engine::round::request::{data_if, Request, Unstable, Verdict};
 
@@ -82,7 +85,24 @@ impl Request for Step<'_> {
         self.token
     }
 
-    fn classify(&self, reply: &Reply) -> Verdict {
+    /// A release nobody was expected to wait for: the native owner-checked
+    /// delete, which a waiter's mark on the value turns into the hand-off.
+    /// Only for the extension's own tokens: no other value is ever marked.
+    fn native(&self, caps: Caps) -> Option<Native> {
+        match self.op {
+            QueueOp::Handoff { expected: "", .. } if Holder::of(self.token.as_bytes()).pid.is_some() => release_native(caps),
+            _ => None,
+        }
+    }
+
+    fn classify(&self, form: Form, reply: &Reply) -> Verdict {
+        if let Form::Native(_) = form {
+            return match reply {
+                Reply::Int(1) => Verdict::Data,
+                Reply::Int(0) => Verdict::Again,
+                _ => data_if(false, reply, "a queue step", self.token),
+            };
+        }
         let fits = match self.op {
             QueueOp::Wait { .. } => woken(reply).is_some() || *reply == Reply::Nil,
             QueueOp::Wake { .. } | QueueOp::Handoff { .. } => matches!(reply, Reply::Int(0 | 1)),
@@ -108,6 +128,11 @@ impl Request for Step<'_> {
                 let secs = format!("{}.{:03}", timeout_ms / 1000, timeout_ms % 1000);
                 let [.., n, w] = queue_keys(key, base, me);
                 resp_pieces(out, &[&[b"BLPOP"], &w, &n, &[secs.as_bytes()]]);
+            }
+            QueueOp::Handoff { .. } if matches!(form, Form::Native(_)) => {
+                if let Form::Native(native) = form {
+                    encode_release_native(native, key, me, out);
+                }
             }
             QueueOp::Handoff { base, expected } => {
                 let all = queue_keys(key, base, expected.as_bytes());
