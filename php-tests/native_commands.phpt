@@ -83,6 +83,21 @@ echo "  the native delete said no and the hand-off script ran: ",
     var_export($nativeRelease ? ($d[$nativeRelease] === 2 && $scripts($d) >= 3) : ($natives($d) === 0), true), "\n";
 echo "  nothing left: ", json_encode(preg_grep('/^lock:c/', $r->keys())), "\n";
 
+// 3b. An owner token (the framework adapters) is never marked: its value stays what the caller knows.
+$owner = RedisMutexLock::newOwner();
+RedisMutexLock::acquire('f', $owner, 20000);
+$child = rl_fork(function () use ($r): int {
+    ini_set('redis_lock.server', $r->dsn());
+    return RedisMutexLock::acquire('f', RedisMutexLock::newOwner(), 20000, 10) ? 0 : 1;
+});
+$deadline = microtime(true) + 5;
+while (RedisMutexLock::inspect('f')['waiters'] < 1 && microtime(true) < $deadline) {
+    usleep(10000);
+}
+echo "owner token with a waiter queued: value unchanged: ", var_export($r->cmd('GET', 'lock:f') === $owner, true),
+    ", released to the waiter: ", var_export(RedisMutexLock::releaseOwner('f', $owner), true), ", child: ", rl_wait($child), "\n";
+RedisMutexLock::forceRelease('f');
+
 // 4. RedLock over one server: unlock and extend natively too.
 $rl = new RedLock([['127.0.0.1', $r->port, 0.5]]);
 $before = $count($r);
@@ -125,6 +140,7 @@ waiter queued: value marked: true, owner() without the mark: true
   release while marked: true, the waiter took it by hand-off (well within its 5 s check): true, child: 0
   the native delete said no and the hand-off script ran: true
   nothing left: []
+owner token with a waiter queued: value unchanged: true, released to the waiter: true, child: 0
 redlock: true, gone: true, natives as the server has them: true
 native renamed: releases true, gone: true, by script after the refusal: true
 native acl: releases true, gone: true, by script after the refusal: true

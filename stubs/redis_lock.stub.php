@@ -158,7 +158,7 @@ final class RedisMutexLock
      */
     public static function forceRelease(string $key): bool {}
 
-    /** A fresh owner token, made as lock() makes its own. */
+    /** A fresh owner token, made as lock() makes its own (its hex digits in upper case). */
     public static function newOwner(): string {}
 }
 

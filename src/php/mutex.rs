@@ -13,7 +13,7 @@ use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use super::owned;
 use crate::engine::policy::{self, Held, Inspection};
-use crate::engine::features::token::new_token;
+use crate::engine::features::token::{new_owner, new_token};
 use crate::engine::round::quorum::Outcome;
 use crate::engine::features::ownership::Holder;
 use crate::engine::features::queue::Place;
@@ -82,7 +82,7 @@ impl RedisMutexLock {
 
     /// A fresh owner token, as lock() makes them.
     pub fn new_owner() -> String {
-        new_token()
+        new_owner()
     }
 }
 

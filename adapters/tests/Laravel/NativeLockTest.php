@@ -14,7 +14,7 @@ use RedisLock\Tests\Support\TestCase;
 
 final class NativeLockTest extends TestCase
 {
-    private const OWNER = '/^[0-9a-f]{32}:[A-Za-z0-9._-]+:\d+:\d+$/';
+    private const OWNER = '/^[0-9A-F]{32}:[A-Za-z0-9._-]+:\d+:\d+$/';
 
     private function key(): string
     {

@@ -19,7 +19,7 @@ use Symfony\Component\Lock\LockFactory;
 
 final class RedisLockStoreTest extends TestCase
 {
-    private const TOKEN = '/^[0-9a-f]{32}:[A-Za-z0-9._-]+:\d+:\d+$/';
+    private const TOKEN = '/^[0-9A-F]{32}:[A-Za-z0-9._-]+:\d+:\d+$/';
 
     private RedisLockStore $store;
     private LockFactory $factory;

@@ -22,9 +22,10 @@ fn random<T>(draw: impl FnOnce(&mut StdRng) -> T) -> Option<T> {
     })
 }
 
-/// A fresh token: 128 random bits as 32 hex digits (the secret part), then
-/// who is acquiring: `<hex>:<host>:<pid>:<since ms>`, so that anybody
-/// looking at the key can tell who holds it and since when.
+/// A fresh token for a lock of this process: 128 random bits as 32
+/// lower-case hex digits (the secret part), then who is acquiring:
+/// `<hex>:<host>:<pid>:<since ms>`, so that anybody looking at the key can
+/// tell who holds it and since when.
 pub fn new_token() -> String {
     let random = match random(|rng| rng.random::<u128>()) {
         Some(bits) => format!("{bits:032x}"),
@@ -33,6 +34,23 @@ pub fn new_token() -> String {
     };
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
     format!("{random}:{}:{}:{since}", host(), process::pid())
+}
+
+/// A fresh owner token for a caller (the framework adapters): made as
+/// `new_token`, its hex digits in upper case. A lock holding it is never
+/// marked by its waiters (queue/scripts.rs): its value stays what the
+/// caller knows, for any other code that compares it.
+pub fn new_owner() -> String {
+    let token = new_token();
+    let hex = token.get(..32).unwrap_or_default().to_ascii_uppercase();
+    format!("{hex}{}", token.get(32..).unwrap_or_default())
+}
+
+/// Whether `token` is one of `new_token`'s (lower-case hex), the only
+/// values waiters mark.
+pub fn is_lock_token(token: &str) -> bool {
+    let b = token.as_bytes();
+    b.len() > 33 && b[..32].iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c)) && b[32] == b':'
 }
 
 /// This host's name, with only `[A-Za-z0-9._-]` kept (`_` for the rest, at
@@ -63,6 +81,15 @@ pub fn jitter(delay: Duration) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn owner_tokens_differ_from_lock_tokens_in_case_only() {
+        let (lock, owner) = (new_token(), new_owner());
+        assert!(is_lock_token(&lock) && !is_lock_token(&owner), "{lock} {owner}");
+        assert_eq!(owner[32..].split(':').nth(2), lock[32..].split(':').nth(2), "same host and pid");
+        assert!(owner[..32].bytes().all(|c| c.is_ascii_digit() || c.is_ascii_uppercase()));
+        assert!(!is_lock_token("") && !is_lock_token("0123456789abcdef0123456789abcdef"));
+    }
 
     #[test]
     fn tokens_are_fresh_and_long() {

@@ -3,10 +3,10 @@
 //!
 //! While anybody waits, the lock's value carries a mark after its holder's
 //! token (`\0q`): set by a waiter that joins behind a holder, and by a take
-//! or hand-off that leaves others in line. Only the extension's own tokens
-//! (`<32 hex>:<host>:<pid>:<ms>`) are marked: a caller's owner token or
-//! another client's value is never changed, and its release always goes as
-//! `HANDOFF`. A native owner-checked delete
+//! or hand-off that leaves others in line. Only the tokens of `lock()`
+//! (`<32 lower-case hex>:<host>:<pid>:<ms>`) are marked: a caller's owner
+//! token (`newOwner()` writes its hex in upper case) or another client's
+//! value is never changed, and its release always goes as `HANDOFF`. A native owner-checked delete
 //! (DELIFEQ, DELEX IFEQ) then finds no exact match and the release goes as
 //! `HANDOFF`, which wakes the next waiter; an unmarked lock is released by
 //! the native delete alone. (A mark left after the last waiter left costs
@@ -40,7 +40,7 @@ local function live_head(q, t, head) \
     head = nil \
   end \
 end \
-local function ours(v) return string.find(v, '^%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x:[%w._-]+:%d+:%d+$') ~= nil end \
+local function ours(v) return string.find(v, '^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[%w._-]+:%d+:%d+$') ~= nil end \
 local function with_mark(v, q) if ours(v) and redis.call('LINDEX', q, 0) then return v .. '\\0q' end return v end \
 local function marked(k, v) \
   if ours(v) then redis.call('SET', k, v .. '\\0q', 'KEEPTTL') end \

@@ -8,7 +8,7 @@ use super::GRANT;
 use crate::engine::protocol::encode::{format_int, itoa_buf, resp_pieces};
 use crate::engine::protocol::resp::Reply;
 use crate::engine::features::owner::{encode_release_native, release_native};
-use crate::engine::features::ownership::Holder;
+use crate::engine::features::token::is_lock_token;
 use crate::engine::protocol::script::{script_call, Form};
 use crate::engine::protocol::server_info::{Caps, Native};
 use crate::engine::protocol::slot::Base;
@@ -90,7 +90,7 @@ impl Request for Step<'_> {
     /// Only for the extension's own tokens: no other value is ever marked.
     fn native(&self, caps: Caps) -> Option<Native> {
         match self.op {
-            QueueOp::Handoff { expected: "", .. } if Holder::of(self.token.as_bytes()).pid.is_some() => release_native(caps),
+            QueueOp::Handoff { expected: "", .. } if is_lock_token(self.token) => release_native(caps),
             _ => None,
         }
     }
