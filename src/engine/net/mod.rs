@@ -3,6 +3,7 @@
 //! and the process-level pieces every wait needs (per-process state across
 //! fork, interruptible sleeps, threads that take no signals).
 
+pub mod caps;
 pub mod conn;
 pub mod dial;
 pub mod down;

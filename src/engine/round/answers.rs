@@ -8,7 +8,7 @@ use super::small::Small;
 use super::Vote;
 use crate::engine::error::{Cause, NodeError};
 use crate::engine::net::conn::Expect;
-use crate::engine::net::pool;
+use crate::engine::net::{caps, pool};
 use crate::engine::protocol::errors::ErrorKind;
 use crate::engine::protocol::resp::{printable, Reply};
 use crate::engine::protocol::script::Form;
@@ -36,7 +36,9 @@ impl Leg<'_> {
                         _ => b"",
                     };
                     conn.identity = Some(server_info::run_id(info).unwrap_or_else(|| conn.peer().into_bytes()));
-                    conn.caps = Some(Caps::of(info));
+                    let learned = Caps::of(info);
+                    conn.caps = Some(learned);
+                    caps::remember(&self.endpoint, learned);
                 }
                 Expect::Auth | Expect::Select => self.on_login(expect, reply, ctx),
                 Expect::Answer(i) => self.on_answer(i, reply, ctx),
@@ -130,7 +132,10 @@ impl Leg<'_> {
             return false;
         }
         if let State::Sent(conn) = &mut self.state {
-            conn.caps = conn.caps.map(|caps| caps.without(native));
+            conn.caps = conn.caps.map(|known| known.without(native));
+            if let Some(known) = conn.caps {
+                caps::remember(&self.endpoint, known);
+            }
         }
         self.forms[i] = Form::Sha;
         true

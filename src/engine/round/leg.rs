@@ -12,7 +12,7 @@ use crate::engine::error::{Cause, NodeError};
 use crate::engine::net::conn::{Conn, Expect, Fill};
 use crate::engine::net::dial::{self, Dial, Dialer, Interest};
 use crate::engine::net::dsn::Server;
-use crate::engine::net::{down, login, pool};
+use crate::engine::net::{caps, down, login, pool};
 use crate::engine::protocol::script::Form;
 
 pub enum State {
@@ -180,6 +180,7 @@ impl<'a> Leg<'a> {
             Dial::Ready(stream) => {
                 down::forget(&self.server().addr);
                 let mut conn = Conn::new(stream);
+                conn.caps = caps::remembered(self.server());
                 match login::log_in(&mut conn, self.server()) {
                     0 => self.send(conn, ctx),
                     owed => {
