@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster slot migration under load: 8 processes contend for one lock (lock($key, 10, 5), queue hand-off) and increment a counter on another server inside it while the lock's slot migrates back and forth between two masters 20 times (CLUSTER SETSLOT IMPORTING/MIGRATING, MIGRATE of its keys, SETSLOT NODE; every 5th migration lasts longer than a call's retry budget, connect_timeout + read_timeout): no lock() or release() of a holder fails or returns false, never two holders, no increment lost, no key of the slot ever without a TTL, the hand-off's throughput 1..2 s after the last migration is back within 10 % of what it was before, nothing is left, every worker exits 0
+Redis Cluster slot migration under load: 8 processes contend for one lock (lock($key, 10, 5), queue hand-off) and increment a counter on another server inside it while the lock's slot migrates back and forth between two masters 20 times (CLUSTER SETSLOT IMPORTING/MIGRATING, MIGRATE of its keys, SETSLOT NODE; every 5th migration lasts longer than a call's retry budget, connect_timeout + read_timeout): no lock() or release() of a holder fails or returns false, never two holders, no increment lost, no key of the slot ever without a TTL, the hand-off's throughput from 1 s after the last migration (1..3 s) is back within 10 % of what it was before, nothing is left, every worker exits 0
 --SKIPIF--
 <?php
 if (!function_exists('posix_kill') || !function_exists('pcntl_fork')) die('skip posix and pcntl needed');
@@ -13,7 +13,7 @@ require __DIR__ . '/inc/cluster.inc';
 const WORKERS = 8;
 const MIGRATIONS = 20;
 const BASELINE = 2.0;     // s of contention measured before the migrations
-const AFTER = 2.0;        // s of contention after them; the window [end + 1 s, end + 2 s] is compared
+const AFTER = 3.0;        // s of contention after them; the window [end + 1 s, end + 3 s] is compared (as long as the baseline: one second on this 2-vCPU VM moves by 10 %)
 // Each migration: begin, HOLD s, MIGRATE the keys, HOLD s, finish. Every
 // LONG_EVERY-th one holds LONG_HOLD s instead: the slot then stays migrating
 // longer than a call's own retry budget (redis_lock.connect_timeout +
@@ -160,13 +160,13 @@ try {
 $times = array_map('intval', $book->cmd('LRANGE', 'times', 0, -1));
 $in = fn (int $from, int $to): int => count(array_filter($times, fn (int $t) => $t >= $from && $t < $to));
 $baseRate = $in($baseFrom, $baseTo) / (($baseTo - $baseFrom) / 1e6);
-$afterRate = $in($migTo + 1000000, $migTo + 2000000) / 1.0;
+$afterRate = $in($migTo + 1000000, $migTo + 3000000) / 2.0;
 $during = $in($migFrom, $migTo);
 $errors = (int) $book->cmd('GET', 'errors');
 $messages = $book->cmd('LRANGE', 'messages', 0, -1);
 $sections = count($times);
 $counter = (int) $book->cmd('GET', 'counter');
-$debug(sprintf('baseline %.0f sections/s over %.2f s; %d sections in the %.2f s of migrations (%.0f/s, %d keys MIGRATEd in all); after: %.0f/s in [end + 1 s, end + 2 s] = %.0f %% of the baseline',
+$debug(sprintf('baseline %.0f sections/s over %.2f s; %d sections in the %.2f s of migrations (%.0f/s, %d keys MIGRATEd in all); after: %.0f/s in [end + 1 s, end + 3 s] = %.0f %% of the baseline',
     $baseRate, ($baseTo - $baseFrom) / 1e6, $during, ($migTo - $migFrom) / 1e6, $during / (($migTo - $migFrom) / 1e6), $keysMoved, $afterRate, 100 * $afterRate / max($baseRate, 1)));
 $debug(sprintf('after the migrations, per 250 ms from their end: %s sections/s', implode(' ', array_map(fn ($q) => (string) (4 * $in($migTo + $q * 250000, $migTo + ($q + 1) * 250000)), range(0, 7)))));
 $debug(sprintf('migration windows (begin to agreed end): %s s', implode(' ', array_map(fn ($w) => sprintf('%.2f', $w), $windows))));
@@ -185,7 +185,7 @@ echo "double holders: ", (int) $book->cmd('GET', 'doubles'), "\n";
 echo "lost increments: ", $sections - $counter, "\n";
 echo "keys without a TTL during the migrations: ", $noTtl === [] ? 'none' : json_encode(array_slice($noTtl, 0, 5)), "\n";
 $back = $afterRate >= 0.9 * $baseRate;
-echo "throughput 1..2 s after the migrations within 10 % of the baseline: ", var_export($back, true),
+echo "throughput from 1 s after the migrations (1..3 s) within 10 % of the baseline: ", var_export($back, true),
     $back ? '' : sprintf(' (baseline %.0f/s, after %.0f/s)', $baseRate, $afterRate), "\n";
 // Once the TTLs (5 s) allow: nothing of ours is left on any master.
 $left = rl_eventually(function () use ($c): array {
@@ -205,6 +205,6 @@ errors: 0
 double holders: 0
 lost increments: 0
 keys without a TTL during the migrations: none
-throughput 1..2 s after the migrations within 10 % of the baseline: true
+throughput from 1 s after the migrations (1..3 s) within 10 % of the baseline: true
 keys: []
 workers exited: 0 0 0 0 0 0 0 0
