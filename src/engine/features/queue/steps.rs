@@ -112,8 +112,12 @@ impl Request for Step<'_> {
     }
 
     fn encode(&self, form: Form, out: &mut Vec<u8>) {
-        let (mut a, mut b) = (itoa_buf(), itoa_buf());
         let (key, me) = (self.key, self.token.as_bytes());
+        // (Only an unexpected release has a native form: `native` above.)
+        if let Form::Native(native) = form {
+            return encode_release_native(native, key, me, out);
+        }
+        let (mut a, mut b) = (itoa_buf(), itoa_buf());
         let script = |s, keys: &[&[&[u8]]], args: &[&[u8]], out: &mut Vec<u8>| script_call(out, s, form, keys, args);
         match self.op {
             QueueOp::Enqueue { base, ttl_ms, lease_ms } | QueueOp::Confirm { base, ttl_ms, lease_ms } => {
@@ -128,11 +132,6 @@ impl Request for Step<'_> {
                 let secs = format!("{}.{:03}", timeout_ms / 1000, timeout_ms % 1000);
                 let [.., n, w] = queue_keys(key, base, me);
                 resp_pieces(out, &[&[b"BLPOP"], &w, &n, &[secs.as_bytes()]]);
-            }
-            QueueOp::Handoff { .. } if matches!(form, Form::Native(_)) => {
-                if let Form::Native(native) = form {
-                    encode_release_native(native, key, me, out);
-                }
             }
             QueueOp::Handoff { base, expected } => {
                 let all = queue_keys(key, base, expected.as_bytes());
