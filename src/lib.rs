@@ -14,6 +14,8 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .shutdown_function(php::shutdown::module_shutdown)
         .class::<php::mutex::RedisMutexLock>()
         .class::<php::redlock::RedLock>()
+        .class::<php::rwlock::RedisReadWriteLock>()
+        .class::<php::semaphore::RedisSemaphore>()
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::shutdown::request_shutdown)
         .post_deactivate_function(php::shutdown::post_deactivate)

@@ -163,6 +163,182 @@ final class RedisMutexLock
 }
 
 /**
+ * A fair read/write lock on one Redis server (redis_lock.server): many
+ * readers or one writer. Waiters queue in FIFO order across readers and
+ * writers: a reader that arrives after a queued writer waits behind it, and
+ * consecutive readers at the head of the queue are let in together. A
+ * release hands the lock to the next waiters directly and wakes exactly
+ * those it lets in. Each hold has its own lease ($lockSecond); holds still
+ * taken at the end of the request are released, and renewed meanwhile when
+ * redis_lock.auto_renew is on. The Redis keys of one name hold one kind of
+ * lock: a name used for a RedisMutexLock or a RedisSemaphore as well fails
+ * with a RedisLockException.
+ */
+final class RedisReadWriteLock
+{
+    /** Static methods only. */
+    private function __construct() {}
+
+    /**
+     * Takes a read (shared) hold on $key for $lockSecond seconds, waiting up to
+     * $timeout seconds in the key's queue. A process holding the write lock on
+     * $key downgrades it to a read hold (at once; readers queued at the head
+     * are let in). A process already holding a read hold takes it once more
+     * (redis_lock.reentrant) or gets false (reentrant off).
+     *
+     * @return bool true when this process now holds $key for reading, false when busy until $timeout
+     * @throws RedisLockException when Redis cannot answer, or the name holds another kind of lock
+     * @throws ValueError on an empty key, a negative or non-finite timeout or a lockSecond out of range
+     */
+    public static function lockRead(string $key, float $timeout = 0, int $lockSecond = 20): bool {}
+
+    /**
+     * Takes the write (exclusive) lock on $key for $lockSecond seconds, waiting
+     * up to $timeout seconds in the key's queue. A process holding a read hold
+     * on $key upgrades it when it is the only holder, at once and without
+     * waiting (two readers waiting to upgrade would wait for each other):
+     * otherwise false, and the read hold stays.
+     *
+     * @return bool true when this process now holds $key for writing, false when busy
+     * @throws RedisLockException when Redis cannot answer, or the name holds another kind of lock
+     * @throws ValueError on an empty key, a negative or non-finite timeout or a lockSecond out of range
+     */
+    public static function lockWrite(string $key, float $timeout = 0, int $lockSecond = 20): bool {}
+
+    /**
+     * Releases this process' hold on $key, read or write (one of several holds
+     * when it was taken again), handing the lock to the next waiters.
+     *
+     * @return bool true when released; false when this process did not hold it or it expired
+     * @throws RedisLockLostException when a renewed hold was lost
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function release(string $key): bool {}
+
+    /**
+     * Sets the lease of this process' hold on $key to $lockSecond seconds.
+     *
+     * @return bool true when extended; false when this process does not hold it or it expired
+     * @throws RedisLockLostException when a renewed hold was lost
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function extend(string $key, int $lockSecond = 20): bool {}
+
+    /**
+     * Everything about $key in one round trip: held (this process holds it
+     * now), count and lost (as for RedisMutexLock::inspect()), mode ('read' or
+     * 'write': this process' live hold, else null), writer (somebody holds it
+     * for writing), readers (read holds), holders (each with mode, host, pid,
+     * since and ttl in ms) and waiters (in the key's queue).
+     *
+     * @return array{held: bool, count: int, lost: bool, mode: ?string, writer: bool, readers: int, holders: list<array{mode: string, host: ?string, pid: ?int, since: ?float, ttl: int}>, waiters: int}
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function inspect(string $key): array {}
+
+    /**
+     * Owner-level operations for framework adapters: a hold taken for the
+     * caller's $owner token (from RedisMutexLock::newOwner()), not released at
+     * request end nor renewed; $ttl in milliseconds. A hold of $owner in the
+     * other mode is upgraded (only when it is the only holder) or downgraded.
+     *
+     * @throws RedisLockException when Redis cannot answer
+     * @throws ValueError on an empty key or owner, a ttl out of range or a negative timeout
+     */
+    public static function acquireOwner(string $key, string $owner, bool $write, int $ttl, float $timeout = 0): bool {}
+
+    /** Releases the hold of $owner, from any process. */
+    public static function releaseOwner(string $key, string $owner): bool {}
+
+    /** Sets the lease (ms) of the hold of $owner. */
+    public static function extendOwner(string $key, string $owner, int $ttl): bool {}
+
+    /**
+     * The mode of the hold of $owner: 'read', 'write', or null when it holds none.
+     */
+    public static function modeOf(string $key, string $owner): ?string {}
+}
+
+/**
+ * A fair counting semaphore on one Redis server (redis_lock.server): at most
+ * $limit holders of $key at once, each permit with its own lease
+ * ($lockSecond), so the permits of crashed holders come back by themselves.
+ * Waiters queue in FIFO order; a release hands its permit to the next
+ * waiter directly. Each caller passes its own limit: it is let in only while
+ * fewer than its $limit permits are held, so holders never exceed the
+ * largest limit any of them passed, and a caller is never let in past the
+ * limit it passed itself.
+ */
+final class RedisSemaphore
+{
+    /** Static methods only. */
+    private function __construct() {}
+
+    /**
+     * Takes a permit of $key for $lockSecond seconds, waiting up to $timeout
+     * seconds in the key's queue. A process already holding a permit of $key
+     * takes it once more (redis_lock.reentrant; it still counts as one
+     * permit) or gets false (reentrant off).
+     *
+     * @return bool true when this process now holds a permit, false when none came free before $timeout
+     * @throws RedisLockException when Redis cannot answer, or the name holds another kind of lock
+     * @throws ValueError on an empty key, a limit below 1, a negative or non-finite timeout or a lockSecond out of range
+     */
+    public static function acquire(string $key, int $limit, float $timeout = 0, int $lockSecond = 20): bool {}
+
+    /**
+     * Gives this process' permit of $key back (one of several holds when it
+     * was taken again), handing it to the next waiter.
+     *
+     * @return bool true when released; false when this process held none or it expired
+     * @throws RedisLockLostException when a renewed permit was lost
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function release(string $key): bool {}
+
+    /**
+     * Sets the lease of this process' permit of $key to $lockSecond seconds.
+     *
+     * @return bool true when extended; false when this process holds none or it expired
+     * @throws RedisLockLostException when a renewed permit was lost
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function extend(string $key, int $lockSecond = 20): bool {}
+
+    /**
+     * Everything about $key in one round trip: held, count, lost (as for
+     * RedisMutexLock::inspect()), used (permits held), limit (the largest
+     * limit of the holders; null when nobody holds one), free (limit - used,
+     * null when nobody holds one), holders (host, pid, since, ttl in ms,
+     * limit and weight of each) and waiters.
+     *
+     * @return array{held: bool, count: int, lost: bool, used: int, limit: ?int, free: ?int, holders: list<array{host: ?string, pid: ?int, since: ?float, ttl: int, limit: int, weight: int}>, waiters: int}
+     * @throws RedisLockException when Redis cannot answer
+     */
+    public static function inspect(string $key): array {}
+
+    /**
+     * Owner-level operations for framework adapters: $weight permits taken for
+     * the caller's $owner token, not released at request end nor renewed;
+     * $ttl in milliseconds.
+     *
+     * @throws RedisLockException when Redis cannot answer
+     * @throws ValueError on an empty key or owner, a limit or weight below 1, a weight above the limit,
+     *         a ttl out of range or a negative timeout
+     */
+    public static function acquireOwner(string $key, string $owner, int $limit, int $ttl, float $timeout = 0, int $weight = 1): bool {}
+
+    /** Gives back the permits of $owner, from any process. */
+    public static function releaseOwner(string $key, string $owner): bool {}
+
+    /** Sets the lease (ms) of the permits of $owner. */
+    public static function extendOwner(string $key, string $owner, int $ttl): bool {}
+
+    /** Whether $owner holds permits of $key now. */
+    public static function holds(string $key, string $owner): bool {}
+}
+
+/**
  * The Redlock algorithm over N independent Redis masters: a lock is held when
  * floor(N/2)+1 of them granted it within its validity.
  */

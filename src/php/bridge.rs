@@ -7,7 +7,7 @@ use super::errors::{Fail, Result};
 use super::ini;
 use crate::engine::net::conn::Limits;
 use crate::engine::error;
-use crate::engine::policy::{self, Held, Owner, Replicas, Terms};
+use crate::engine::policy::{self, Held, Kind, Owner, Replicas, Terms};
 use crate::engine::features::lease::Patience;
 use crate::engine::round::quorum::Outcome;
 use crate::engine::features::queue::Place;
@@ -63,7 +63,7 @@ pub fn registered(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
 pub fn lock_of(token: String, server: &Server, limits: &Limits, mine: &Owner, full_key: Vec<u8>) -> Arc<Held> {
     registered(mine, server)
         .filter(|lock| lock.token == token)
-        .unwrap_or_else(|| Arc::new(Held::new(vec![node(server, limits)], full_key, token, Some(Place::default()))))
+        .unwrap_or_else(|| Arc::new(Held::new(vec![node(server, limits)], full_key, token, Kind::Queued(Place::default()))))
 }
 
 /// Takes `lock`: with `timeout` 0, one `SET NX PX` (a call without a

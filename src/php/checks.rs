@@ -62,6 +62,15 @@ pub fn check_retry_count(num: u32, count: i64) -> Result<u32> {
     }
 }
 
+/// A `$limit` or `$weight` of permits: from 1 to `u32::MAX`.
+pub fn check_limit(num: u32, n: i64) -> Result<u32> {
+    match u32::try_from(n) {
+        Ok(n) if n >= 1 => Ok(n),
+        _ if n < 1 => Err(Fail::Arg(num, "must be greater than 0".into())),
+        _ => Err(Fail::Arg(num, format!("must be less than or equal to {}", u32::MAX))),
+    }
+}
+
 /// A TTL in milliseconds: from `MIN_TTL_MS` to `MAX_TTL_MS`.
 pub fn check_ttl(num: u32, ttl: i64) -> Result<()> {
     if (MIN_TTL_MS..=MAX_TTL_MS).contains(&ttl) {

@@ -36,6 +36,8 @@ pub fn apply() {
     set_return_type("RedLock", "extend", MAY_BE_ARRAY | MAY_BE_FALSE);
     set_return_type("RedisMutexLock", "inspect", MAY_BE_ARRAY);
     set_return_type("RedisMutexLock", "owner", MAY_BE_STRING | MAY_BE_NULL);
+    set_return_type("RedisReadWriteLock", "inspect", MAY_BE_ARRAY);
+    set_return_type("RedisSemaphore", "inspect", MAY_BE_ARRAY);
     // The int/float wrappers declare themselves nullable so that an explicit
     // null reaches their own PHP-style handling; PHP must still see `int` and
     // `float`, not `?int` and `?float` (no parameter of ours is nullable).
@@ -60,25 +62,36 @@ pub fn apply() {
     });
     // RedisMutexLock is static-only: its generated constructor becomes
     // private, so `new RedisMutexLock` is PHP's own "Call to private" Error.
-    with_method("RedisMutexLock", "__construct", |function| unsafe {
-        let flags = &mut (*function).common.fn_flags;
-        *flags = (*flags & !ZEND_ACC_PUBLIC) | ZEND_ACC_PRIVATE;
-    });
+    for class in ["RedisMutexLock", "RedisReadWriteLock", "RedisSemaphore"] {
+        with_method(class, "__construct", |function| unsafe {
+            let flags = &mut (*function).common.fn_flags;
+            *flags = (*flags & !ZEND_ACC_PUBLIC) | ZEND_ACC_PRIVATE;
+        });
+    }
 }
 
 /// Methods whose int/float/string wrappers declare themselves nullable, and
 /// the parameters (0-based) that really are nullable.
-const METHODS: [(&str, &str, &[usize]); 10] = [
+const METHODS: [(&str, &str, &[usize]); 19] = [
+    ("RedisReadWriteLock", "lockread", &[]),
+    ("RedisReadWriteLock", "lockwrite", &[]),
+    ("RedisReadWriteLock", "extend", &[]),
+    ("RedisReadWriteLock", "acquireowner", &[]),
+    ("RedisReadWriteLock", "extendowner", &[]),
+    ("RedisSemaphore", "acquire", &[]),
+    ("RedisSemaphore", "extend", &[]),
+    ("RedisSemaphore", "acquireowner", &[]),
+    ("RedisSemaphore", "extendowner", &[]),
     ("RedisMutexLock", "lock", &[]),
     ("RedisMutexLock", "release", &[]),
     ("RedisMutexLock", "extend", &[]),
     ("RedisMutexLock", "acquire", &[4]),
-    ("RedisMutexLock", "extendOwner", &[]),
+    ("RedisMutexLock", "extendowner", &[]),
     ("RedLock", "__construct", &[]),
     ("RedLock", "lock", &[]),
     ("RedLock", "unlock", &[]),
     ("RedLock", "extend", &[]),
-    ("RedisMutexLock", "releaseOwner", &[]),
+    ("RedisMutexLock", "releaseowner", &[]),
 ];
 
 fn set_return_type(class: &str, method: &str, mask: u32) {

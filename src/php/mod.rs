@@ -10,6 +10,9 @@ pub mod ini;
 pub mod mutex;
 pub mod owned;
 pub mod redlock;
+pub mod rwlock;
+pub mod semaphore;
+pub mod shared;
 pub mod shutdown;
 pub mod zend;
 

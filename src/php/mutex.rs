@@ -12,7 +12,7 @@ use super::checks::{check_lock_seconds, check_timeout, non_empty, not_negative};
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use super::owned;
-use crate::engine::policy::{self, Held, Inspection};
+use crate::engine::policy::{self, Held, Kind, Inspection};
 use crate::engine::features::token::{new_owner, new_token};
 use crate::engine::round::quorum::Outcome;
 use crate::engine::features::ownership::Holder;
@@ -110,7 +110,7 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
             }
         }
     }
-    let lock = Held::new(vec![node(server, limits)], full_key, new_token(), Some(Place::default()));
+    let lock = Held::new(vec![node(server, limits)], full_key, new_token(), Kind::Queued(Place::default()));
     answer(take(owner, lock, ttl_ms, timeout, Duration::from_micros(sleep as u64), terms, limits))
 }
 

@@ -15,7 +15,7 @@ use ext_php_rs::types::Zval;
 use super::bridge::{about, answer, failure, lock_of, node, replicas, take, terms};
 use super::checks::{check_timeout, check_ttl, non_empty, owner_token};
 use super::errors::Result;
-use crate::engine::policy::{self, Held};
+use crate::engine::policy::{self, Held, Kind};
 use crate::engine::round::quorum::Outcome;
 use crate::engine::features::queue::Place;
 
@@ -28,7 +28,7 @@ pub fn acquire(key: &[u8], owner: &[u8], ttl: i64, timeout: f64, renew: Option<b
     about(key, |server, limits, mine, full_key| {
         // A key that already holds this owner's token counts as taken (and
         // gets the new TTL), as the frameworks' stores refresh a key they hold.
-        let mut lock = Held::new(vec![node(server, limits)], full_key, token, Some(Place::default()));
+        let mut lock = Held::new(vec![node(server, limits)], full_key, token, Kind::Queued(Place::default()));
         lock.outlives_request = true;
         answer(take(mine, lock, ttl, timeout, Duration::from_millis(100), terms, limits))
     })

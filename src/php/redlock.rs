@@ -12,7 +12,7 @@ use super::checks::{check_retry_count, check_ttl, clamped_timeout, non_empty, no
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use crate::engine::error;
-use crate::engine::policy::{self, Held, Owner, Terms};
+use crate::engine::policy::{self, Held, Kind, Owner, Terms};
 use crate::engine::features::lease::Patience;
 use crate::engine::features::token::new_token;
 use crate::engine::round::quorum::{node_timeout, quorum, Outcome};
@@ -118,7 +118,7 @@ impl RedLock {
                 Node { server: m.server.clone(), timeout, connect: limits.connect.min(timeout) }
             })
             .collect();
-        Held::new(nodes, resource.to_vec(), token, None)
+        Held::new(nodes, resource.to_vec(), token, Kind::Quorum)
     }
 }
 

@@ -7,7 +7,9 @@ pub mod lease;
 pub mod owner;
 pub mod ownership;
 pub mod queue;
+pub mod outage;
 pub mod replicas;
+pub mod shared;
 pub mod token;
 
 use std::time::Instant;

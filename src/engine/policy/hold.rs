@@ -10,12 +10,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::registry::{entry_of, expiry_after, forget, insert, registered, update, Held, Owner};
+use super::registry::{entry_of, expiry_after, forget, insert, registered, update, Held, Kind, Owner};
 use super::watchdog::{self, Lost, Renewal};
 use crate::engine::error::{Acked, Cause, NodeError};
 use crate::engine::features::lease::Patience;
 use crate::engine::features::ownership::{fence_of, Ask, Question, Seen};
 use crate::engine::features::queue::{self, Place};
+use crate::engine::features::shared;
 use crate::engine::features::replicas::{replicas_have, Replicas};
 use crate::engine::features::{self, endpoint_label};
 use crate::engine::net::conn::Limits;
@@ -82,11 +83,24 @@ fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -
     replicas_have(node, &lock.key, &lock.token, replicas, what, limits).map_err(Outcome::failed)
 }
 
-/// Releases `lock` on its servers (to the first waiter, where others may wait).
+/// Releases `lock` on its servers (to the first waiters, where others may wait).
 fn let_go(lock: &Held, limits: &Limits) -> Outcome {
-    match (&lock.place, lock.nodes.first()) {
-        (Some(place), Some(node)) => queue::release(node, &lock.key, &lock.token, place, limits),
+    match (&lock.kind, lock.nodes.first()) {
+        (Kind::Queued(place), Some(node)) => queue::release(node, &lock.key, &lock.token, place, limits),
+        (Kind::Shared(claim), Some(node)) => shared::release(node, &lock.key, &lock.token, *claim, lock.outlives_request, limits),
         _ => lock.lease().release(limits).outcome,
+    }
+}
+
+/// Sets `lock`'s TTL to `ttl_ms` on its servers (`raise`: only longer, for a
+/// shared hold; 0 there: only whether it still holds).
+fn set_ttl(lock: &Held, ttl_ms: i64, raise: bool, limits: &Limits) -> Outcome {
+    match (&lock.kind, lock.nodes.first()) {
+        // (An owner token's hold is found in whatever mode it holds.)
+        (Kind::Shared(claim), Some(node)) => {
+            shared::extend(node, &lock.key, &lock.token, *claim, ttl_ms, raise, lock.outlives_request, limits)
+        }
+        _ => lock.lease().extend(ttl_ms, limits).outcome,
     }
 }
 
@@ -105,7 +119,8 @@ fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, terms:
         lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
         if let Some(Renew { max_hold }) = renew {
             let (nodes, key, token, limits) = (lock.nodes.clone(), lock.key.clone(), lock.token.clone(), limits.clone());
-            lock.renewal = Some(watchdog::start(Renewal { nodes, key, token, ttl_ms, limits, max_hold, replicas }));
+            let shared = matches!(lock.kind, Kind::Shared(_));
+            lock.renewal = Some(watchdog::start(Renewal { nodes, key, token, ttl_ms, limits, max_hold, replicas, shared }));
             // Renewed, it is ours until released or lost (the watchdog says which).
             lock.expires = expiry_after(Duration::MAX);
         }
@@ -119,9 +134,52 @@ pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Insta
     let Some(node) = lock.nodes.first() else { return Outcome::Refused };
     let ttl_ms = capped(ttl_ms, terms.renew);
     let (outcome, place) = queue::acquire(node, &lock.key, &lock.token, ttl_ms, deadline, check, limits);
-    lock.place = Some(place);
+    lock.kind = Kind::Queued(place);
     let outcome = replicated(&lock, outcome, terms.replicas, limits);
     register(owner, lock, ttl_ms, &outcome, terms, limits);
+    outcome
+}
+
+/// Takes a hold of a shared lock (`lock.kind` says which), waiting in its
+/// queue as `take` says; registered under `owner` (and renewed, if asked)
+/// when held.
+pub fn acquire_shared(owner: Owner, lock: Held, take: shared::Take, terms: Terms, limits: &Limits) -> Outcome {
+    let (Kind::Shared(claim), Some(node)) = (&lock.kind, lock.nodes.first()) else { return Outcome::Refused };
+    let ttl_ms = capped(take.ttl_ms, terms.renew);
+    let outcome = shared::acquire(node, &lock.key, &lock.token, *claim, shared::Take { ttl_ms, ..take }, limits);
+    let outcome = replicated(&lock, outcome, terms.replicas, limits);
+    register(owner, lock, ttl_ms, &outcome, terms, limits);
+    outcome
+}
+
+/// Changes the mode of `lock`, a shared hold of this process, to `claim`'s:
+/// a downgrade at once; an upgrade only while it is the only hold, never
+/// waiting (two readers waiting to upgrade would wait for each other).
+/// Refused (the hold unchanged) otherwise; a hold found gone is forgotten.
+pub fn change_mode(owner: &Owner, lock: &Held, claim: shared::Claim, ttl_ms: i64, limits: &Limits) -> Outcome {
+    let Some(node) = lock.nodes.first() else { return Outcome::Refused };
+    if lock.is_lost() {
+        forget(owner, lock);
+        return Outcome::Refused;
+    }
+    let take = shared::Take { ttl_ms, deadline: None, check: Duration::ZERO, owner: true };
+    let outcome = shared::acquire(node, &lock.key, &lock.token, claim, take, limits);
+    match outcome {
+        Outcome::Confirmed { .. } => update(owner, lock, |h| {
+            h.kind = Kind::Shared(claim);
+            match h.renewal {
+                Some(id) => watchdog::raise_ttl(id, ttl_ms),
+                None => h.expires = h.expires.max(expiry_after(Duration::from_millis(ttl_ms as u64))),
+            }
+        }),
+        // Still ours (in the old mode)? Else forgotten.
+        Outcome::Refused => {
+            if let Outcome::Refused = still_mine(lock, 0, limits) {
+                forget(owner, lock);
+            }
+        }
+        _ => {}
+    }
     outcome
 }
 
@@ -152,6 +210,9 @@ pub fn reenter(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outc
 /// Whether our token still holds `lock` (one node), raising its TTL to at
 /// least `ttl_ms` when > 0.
 fn still_mine(lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
+    if let Kind::Shared(_) = lock.kind {
+        return set_ttl(lock, ttl_ms, true, limits);
+    }
     match ask(lock, Ask::StillMine { ttl_ms }, limits) {
         Ok(Reply::Int(1)) => Outcome::Confirmed { validity_ms: ttl_ms as f64 },
         Ok(_) => Outcome::Refused,
@@ -213,7 +274,7 @@ pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Result<Outcome, L
 /// time is reported as a failure (the lock stays held, with its new TTL).
 pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas>, limits: &Limits) -> Result<Outcome, Lost> {
     take_lost(owner, lock)?;
-    let outcome = lock.lease().extend(ttl_ms, limits).outcome;
+    let outcome = set_ttl(lock, ttl_ms, false, limits);
     match outcome {
         Outcome::Confirmed { .. } => update(owner, lock, |h| match h.renewal {
             Some(id) => watchdog::set_ttl(id, ttl_ms),
@@ -271,12 +332,17 @@ pub struct Inspection {
 /// Everything about `key` on `node` in one round trip.
 pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Result<Inspection, Outcome> {
     let base = Base::of(key);
-    let probe = Held::new(vec![node.clone()], key.to_vec(), String::new(), None);
+    let probe = Held::new(vec![node.clone()], key.to_vec(), String::new(), Kind::Quorum);
     let seen = Seen::parse(&ask(&probe, Ask::Inspect { base: &base }, limits)?).map_err(|_| Outcome::Refused)?;
     let mine = registered(owner).filter(|h| h.nodes.first().is_some_and(|n| n.server == node.server));
     let lost = mine.as_ref().is_some_and(|h| h.is_lost());
     let held = !lost && mine.as_ref().is_some_and(|h| seen.value.as_deref() == Some(h.token.as_bytes()));
     Ok(Inspection { count: mine.map_or(0, |h| h.count), lost, held, seen })
+}
+
+/// The live holds of the shared lock `key` on `node` and its waiters, in one round trip.
+pub fn inspect_shared(node: &Node, key: &[u8], limits: &Limits) -> Result<shared::Holds, Outcome> {
+    shared::inspect(node, key, limits)
 }
 
 /// Releases the lock on `key` whoever holds it (to the first waiter, if

@@ -10,5 +10,6 @@ pub mod watchdog;
 
 pub use crate::engine::features::replicas::Replicas;
 pub use hold::*;
-pub use registry::{expiry_after, mutex_owner, registered, Held, Owner};
+pub use crate::engine::features::shared::{Claim, Holds, Mode, Take};
+pub use registry::{expiry_after, mutex_owner, registered, shared_owner, Held, Kind, Owner};
 pub use request_end::{forget_all, release_all};

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use super::watchdog;
 use crate::engine::features::lease::Lease;
 use crate::engine::features::queue::Place;
+use crate::engine::features::shared::Claim;
 use crate::engine::net::dsn::Server;
 use crate::engine::net::process::PerProcess;
 use crate::engine::round::Node;
@@ -22,9 +23,8 @@ pub struct Held {
     pub token: String,
     /// When the TTL ends: after that the lock is nobody's to release.
     pub expires: Instant,
-    /// For a lock others may queue for (RedisMutexLock): what its release
-    /// needs to hand it over. `None` for RedLock.
-    pub place: Option<Place>,
+    /// What kind of lock: how it is released, extended and renewed.
+    pub kind: Kind,
     /// How many times this process took it (re-entry): only the last
     /// release lets it go.
     pub count: u32,
@@ -38,8 +38,8 @@ pub struct Held {
 }
 
 impl Held {
-    pub fn new(nodes: Vec<Node>, key: Vec<u8>, token: String, place: Option<Place>) -> Self {
-        Held { nodes, key, token, expires: Instant::now(), place, count: 1, renewal: None, fence: None, outlives_request: false }
+    pub fn new(nodes: Vec<Node>, key: Vec<u8>, token: String, kind: Kind) -> Self {
+        Held { nodes, key, token, expires: Instant::now(), kind, count: 1, renewal: None, fence: None, outlives_request: false }
     }
 
     pub(super) fn lease(&self) -> Lease<'_> {
@@ -61,6 +61,18 @@ impl Held {
     }
 }
 
+/// What kind of lock is held.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A plain key on N nodes (RedLock).
+    Quorum,
+    /// A key others may queue for (RedisMutexLock): what its release needs
+    /// to hand it over.
+    Queued(Place),
+    /// A hold of a shared lock (read, write, permits).
+    Shared(Claim),
+}
+
 /// Who took the lock: the static mutex API (one lock per server, key and
 /// process; the server by a hash of it, and a registered lock of another
 /// server under the same hash is not the caller's) or a RedLock instance
@@ -69,13 +81,24 @@ impl Held {
 pub enum Owner {
     Mutex(u64, Vec<u8>),
     RedLock(String),
+    /// A shared lock (read/write or semaphore) of the static API, as `Mutex`.
+    Shared(u64, Vec<u8>),
 }
 
 /// The owner of `key` on `server` for the mutex API.
 pub fn mutex_owner(server: &Server, key: Vec<u8>) -> Owner {
+    Owner::Mutex(server_hash(server), key)
+}
+
+/// The owner of `key` on `server` for the shared locks' static API.
+pub fn shared_owner(server: &Server, key: Vec<u8>) -> Owner {
+    Owner::Shared(server_hash(server), key)
+}
+
+fn server_hash(server: &Server) -> u64 {
     let mut hasher = Fnv::default();
     server.hash(&mut hasher);
-    Owner::Mutex(hasher.finish(), key)
+    hasher.finish()
 }
 
 /// When a TTL starting now ends (TTLs beyond `Instant`'s range end "never").
@@ -179,7 +202,7 @@ mod tests {
     use super::*;
 
     fn held(key: &str, expires: Instant) -> Held {
-        Held { expires, ..Held::new(vec![], key.into(), key.into(), None) }
+        Held { expires, ..Held::new(vec![], key.into(), key.into(), Kind::Quorum) }
     }
 
     #[test]

@@ -2,14 +2,15 @@
 //! concurrent round (after an uncaught exception, `exit()` or a fatal error
 //! too), or forgotten.
 
-use super::registry;
+use super::registry::{self, Kind};
 use super::watchdog;
 use crate::engine::features::exchange;
 use crate::engine::features::owner::{Op, Owned};
 use crate::engine::features::queue::{QueueOp, Step};
+use crate::engine::features::shared::{self, SharedOp};
 use crate::engine::net::conn::Limits;
 use crate::engine::protocol::slot::Base;
-use crate::engine::round::{Job, Node, Request};
+use crate::engine::round::{Job, Node, Request, Vote};
 
 /// Forgets every registered lock without releasing it.
 pub fn forget_all() {
@@ -27,39 +28,87 @@ pub fn release_all(limits: &Limits) {
     if locks.is_empty() {
         return;
     }
-    let bases: Vec<Option<Base<'_>>> = locks.iter().map(|l| l.place.as_ref().map(|_| Base::of(&l.key))).collect();
+    let bases: Vec<Base<'_>> = locks.iter().map(|l| Base::of(&l.key)).collect();
+    let members: Vec<String> = locks
+        .iter()
+        .map(|l| match &l.kind {
+            Kind::Shared(claim) => claim.member(&l.token),
+            _ => String::new(),
+        })
+        .collect();
     let releases: Vec<Release<'_>> = locks
         .iter()
         .zip(&bases)
-        .map(|(lock, base)| {
+        .zip(&members)
+        .map(|((lock, base), member)| {
             let (key, token) = (&lock.key[..], &lock.token[..]);
-            match (&lock.place, base) {
-                (Some(place), Some(base)) => Release::Handoff(Step { op: QueueOp::Handoff { base, expected: &place.expected }, key, token }),
-                _ => Release::Plain(Owned { op: Op::Release, key, token }),
+            match &lock.kind {
+                Kind::Queued(place) => Release::Handoff(Step { op: QueueOp::Handoff { base, expected: &place.expected }, key, token }),
+                Kind::Shared(_) => {
+                    let op = SharedOp::Release { grant_ms: shared::GRANT.as_millis() as i64, find: false };
+                    Release::Shared(shared::Step { op, key, base, member, token, single: false })
+                }
+                Kind::Quorum => Release::Plain(Owned { op: Op::Release, key, token }),
             }
         })
         .collect();
-    let mut per_server: Vec<(Node, Vec<&dyn Request>)> = Vec::new();
-    for (lock, release) in locks.iter().zip(&releases) {
+    // Per server: its node, the releases pipelined to it, and whose they are.
+    let mut per_server: Vec<(Node, Vec<&dyn Request>, Vec<usize>)> = Vec::new();
+    for (i, (lock, release)) in locks.iter().zip(&releases).enumerate() {
         let cmd = release.request();
         for node in &lock.nodes {
             // On a Cluster, each key may live on another master: its own job.
-            match per_server.iter_mut().find(|(n, _)| n.server == node.server && !n.server.is_routed()) {
-                Some((_, cmds)) => cmds.push(cmd),
+            match per_server.iter_mut().find(|(n, ..)| n.server == node.server && !n.server.is_routed()) {
+                Some((_, cmds, whose)) => {
+                    cmds.push(cmd);
+                    whose.push(i);
+                }
                 None => {
                     let node = Node { server: node.server.clone(), timeout: limits.read, connect: limits.connect };
-                    per_server.push((node, vec![cmd]));
+                    per_server.push((node, vec![cmd], vec![i]));
                 }
             }
         }
     }
-    let jobs: Vec<Job<'_>> = per_server.iter().map(|(node, reqs)| Job { node, reqs }).collect();
+    let jobs: Vec<Job<'_>> = per_server.iter().map(|(node, reqs, _)| Job { node, reqs }).collect();
+    let votes = exchange(&jobs, limits);
+    // The waiters that shared releases let in are woken in one more round
+    // (a waiter not woken finds its grant at its next look).
+    let mut woken: Vec<(usize, usize, Vec<Vec<u8>>)> = Vec::new();
+    for (server, (server_votes, (_, _, whose))) in votes.iter().zip(&per_server).enumerate() {
+        for (vote, &i) in server_votes.iter().zip(whose) {
+            if let (Kind::Shared(_), Vote::Got(reply)) = (&locks[i].kind, vote) {
+                if let Some((_, members)) = shared::verdict(reply).filter(|(_, m)| !m.is_empty()) {
+                    woken.push((server, i, members.iter().map(|m| shared::token_of(m).to_vec()).collect()));
+                }
+            }
+        }
+    }
+    if woken.is_empty() {
+        return;
+    }
+    let grant_ms = shared::GRANT.as_millis() as i64;
+    let wakes: Vec<(usize, shared::Step<'_>)> = woken
+        .iter()
+        .map(|(server, i, tokens)| {
+            let op = SharedOp::Wake { tokens, grant_ms };
+            (*server, shared::Step { op, key: &locks[*i].key, base: &bases[*i], member: "", token: "", single: false })
+        })
+        .collect();
+    let jobs: Vec<(usize, Vec<&dyn Request>)> = per_server
+        .iter()
+        .enumerate()
+        .map(|(server, _)| (server, wakes.iter().filter(|(s, _)| *s == server).map(|(_, w)| w as &dyn Request).collect()))
+        .filter(|(_, reqs): &(usize, Vec<&dyn Request>)| !reqs.is_empty())
+        .collect();
+    let jobs: Vec<Job<'_>> = jobs.iter().map(|(server, reqs)| Job { node: &per_server[*server].0, reqs }).collect();
     exchange(&jobs, limits);
 }
 
 /// A lock's release: handed to the first waiter where others may wait.
 enum Release<'a> {
     Handoff(Step<'a>),
+    Shared(shared::Step<'a>),
     Plain(Owned<'a>),
 }
 
@@ -67,6 +116,7 @@ impl Release<'_> {
     fn request(&self) -> &dyn Request {
         match self {
             Release::Handoff(step) => step,
+            Release::Shared(step) => step,
             Release::Plain(owned) => owned,
         }
     }

@@ -22,6 +22,7 @@ use crate::engine::error::{self, Acked, Cause, NodeError};
 use crate::engine::features::lease::Lease;
 use crate::engine::features::owner;
 use crate::engine::features::replicas::{replicas_have, Replicas};
+use crate::engine::features::shared;
 use crate::engine::net::conn::Limits;
 use crate::engine::net::process::{set_background, PerProcess};
 use crate::engine::net::threads;
@@ -78,6 +79,8 @@ pub struct Renewal {
     pub max_hold: Option<Duration>,
     /// A renewal counts once this many replicas have it (`wait_replicas`).
     pub replicas: Option<Replicas>,
+    /// A hold of a shared lock (renewed in whatever mode it holds now).
+    pub shared: bool,
 }
 
 struct Entry {
@@ -267,9 +270,12 @@ fn renew(r: &Renewal, taken: Instant) -> Found {
         }
         ttl_ms = ttl_ms.min(left);
     }
-    let lease = Lease::new(&r.nodes, &r.key, &r.token);
     let ttl = Duration::from_millis(ttl_ms as u64);
-    match lease.extend(ttl_ms, &r.limits).outcome {
+    let extended = match (r.shared, r.nodes.first()) {
+        (true, Some(node)) => shared::extend(node, &r.key, &r.token, shared::Claim::READ, ttl_ms, false, true, &r.limits),
+        _ => Lease::new(&r.nodes, &r.key, &r.token).extend(ttl_ms, &r.limits).outcome,
+    };
+    match extended {
         Outcome::Confirmed { .. } => match (r.replicas, r.nodes.first()) {
             // Waited for at most a sixth of the TTL: one thread renews every lock.
             (Some(replicas), Some(node)) => {
@@ -328,7 +334,7 @@ mod tests {
     fn entry(ttl_ms: i64, max_hold: Option<Duration>) -> Entry {
         let now = Instant::now();
         let renewal =
-            Renewal { nodes: vec![], key: b"k".to_vec(), token: "t".into(), ttl_ms, limits: Limits::default(), max_hold, replicas: None };
+            Renewal { nodes: vec![], key: b"k".to_vec(), token: "t".into(), ttl_ms, limits: Limits::default(), max_hold, replicas: None, shared: false };
         let ttl = Duration::from_millis(ttl_ms as u64);
         Entry { id: 1, renewal, taken: now, due: now + ttl / 3, good_until: now + ttl, lost: None, failing: vec![] }
     }

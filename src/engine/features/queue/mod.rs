@@ -25,10 +25,11 @@
 
 use std::time::{Duration, Instant};
 
+use super::outage::{lease_ms, Outage, Stop};
 use super::owner::{self, Owned};
 use super::ownership::{Ask, Question};
 use super::{ask, exchange};
-use crate::engine::error::{Cause, NodeError};
+use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
 use crate::engine::protocol::resp::Reply;
@@ -54,11 +55,6 @@ pub struct Place {
     pub expected: String,
 }
 
-/// The lease of a waiter that looks at the queue every `check`.
-fn lease_ms(check: Duration) -> i64 {
-    (check.as_millis().min(i64::MAX as u128 / 4) as i64) * 2 + 100
-}
-
 /// Waits in the queue of `key` on `node` until the lock is ours or
 /// `deadline`, looking again at least every `check`. A server that cannot
 /// be reached on the first step ends the wait at once; one that goes away
@@ -66,9 +62,7 @@ fn lease_ms(check: Duration) -> i64 {
 pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> (Outcome, Place) {
     let base = Base::of(key);
     let lease_ms = lease_ms(check);
-    let outage_budget = limits.connect + limits.read;
-    let mut outage_since: Option<Instant> = None;
-    let mut reached = false;
+    let mut outage = Outage::new(limits);
     // A wake-up we popped from `N` for another waiter: passed on by its own
     // list in our next write.
     let mut passed_on: Option<String> = None;
@@ -98,9 +92,9 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
                 return interrupted(node, key, token, &base, ttl_ms, passed_on.take(), limits);
             }
             match failure {
-                None => reached = true,
+                None => outage.reached(),
                 Some(e) => {
-                    if let Err(why) = on_failure(e, &mut reached, &mut outage_since, outage_budget, deadline, check) {
+                    if let Err(why) = outage.failed(e, deadline, check) {
                         return stop(why, passed_on.take());
                     }
                 }
@@ -149,21 +143,20 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         };
         // Answers before a failure (we joined, then the server went away
         // while we waited) mean the server was there.
-        reached |= votes.iter().any(|v| matches!(v, Vote::Got(_)));
+        if votes.iter().any(|v| matches!(v, Vote::Got(_))) {
+            outage.reached();
+        }
         match failure {
             Some(e) if matches!(e.cause, Cause::SlotUnstable { .. }) => {
                 told_migrating = true;
                 continue;
             }
             Some(e) => {
-                if let Err(why) = on_failure(e, &mut reached, &mut outage_since, outage_budget, deadline, check) {
+                if let Err(why) = outage.failed(e, deadline, check) {
                     return stop(why, passed_on.take());
                 }
             }
-            None => {
-                outage_since = None;
-                reached = true;
-            }
+            None => outage.over(),
         }
         if Instant::now() >= deadline {
             return leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
@@ -173,40 +166,6 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
 
 /// While the key's slot is being migrated, a waiter looks at least this often.
 const MIGRATING_POLL: Duration = Duration::from_millis(20);
-
-/// Why a wait ends on a failure.
-enum Stop {
-    Interrupted,
-    /// Never reached: nothing to leave.
-    Unreached(NodeError),
-    /// Gone while we waited: we leave the queue (best effort).
-    Unreachable(NodeError),
-}
-
-/// A step failed with `e`: PHP's time limit ends the wait; a server never
-/// reached ends it at once; one that goes away while we wait is waited out
-/// for `outage_budget` (pausing `check` between looks), then ends it.
-fn on_failure(
-    e: NodeError,
-    reached: &mut bool,
-    outage_since: &mut Option<Instant>,
-    outage_budget: Duration,
-    deadline: Instant,
-    check: Duration,
-) -> Result<(), Stop> {
-    let now = Instant::now();
-    if e.cause == Cause::Interrupted {
-        return Err(Stop::Interrupted);
-    }
-    if !*reached {
-        return Err(Stop::Unreached(e));
-    }
-    let since = *outage_since.get_or_insert(now);
-    if now.duration_since(since) >= outage_budget || now >= deadline {
-        return Err(Stop::Unreachable(e));
-    }
-    wait::sleep_until(deadline.min(now + check)).map_err(|_| Stop::Interrupted)
-}
 
 /// PHP's time limit: leave the queue (within the usual bounds, not cut short
 /// again) and hand control back.

@@ -1,0 +1,66 @@
+//! How a wait in a queue (the mutex's, the shared lock's) ends on a failure:
+//! PHP's time limit ends it; a server never reached ends it at once; one that
+//! goes away while we wait (a restart) is waited out for one connect and one
+//! read timeout, looking again every check interval.
+
+use std::time::{Duration, Instant};
+
+use crate::engine::error::{Cause, NodeError};
+use crate::engine::net::conn::Limits;
+use crate::engine::net::wait;
+
+/// The lease of a waiter that looks at its queue every `check`: past it,
+/// the waiter is taken for dead and passed over.
+pub fn lease_ms(check: Duration) -> i64 {
+    (check.as_millis().min(i64::MAX as u128 / 4) as i64) * 2 + 100
+}
+
+/// Why a wait ends on a failure.
+pub enum Stop {
+    Interrupted,
+    /// Never reached: nothing to leave.
+    Unreached(NodeError),
+    /// Gone while we waited: we leave the queue (best effort).
+    Unreachable(NodeError),
+}
+
+/// A waiter's view of its server's outages.
+pub struct Outage {
+    reached: bool,
+    since: Option<Instant>,
+    budget: Duration,
+}
+
+impl Outage {
+    pub fn new(limits: &Limits) -> Self {
+        Outage { reached: false, since: None, budget: limits.connect + limits.read }
+    }
+
+    /// The server answered something.
+    pub fn reached(&mut self) {
+        self.reached = true;
+    }
+
+    /// A step went through: any outage is over.
+    pub fn over(&mut self) {
+        self.reached = true;
+        self.since = None;
+    }
+
+    /// A step failed with `e`: `Ok` after pausing `check` (the wait goes on),
+    /// or why it ends.
+    pub fn failed(&mut self, e: NodeError, deadline: Instant, check: Duration) -> Result<(), Stop> {
+        let now = Instant::now();
+        if e.cause == Cause::Interrupted {
+            return Err(Stop::Interrupted);
+        }
+        if !self.reached {
+            return Err(Stop::Unreached(e));
+        }
+        let since = *self.since.get_or_insert(now);
+        if now.duration_since(since) >= self.budget || now >= deadline {
+            return Err(Stop::Unreachable(e));
+        }
+        wait::sleep_until(deadline.min(now + check)).map_err(|_| Stop::Interrupted)
+    }
+}

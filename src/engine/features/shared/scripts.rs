@@ -1,0 +1,203 @@
+//! The shared lock's scripts. `H` (the lock key itself) is a sorted set of
+//! holds: member `<mode><limit>:<weight>|<token>` (mode `r` read, `w` write,
+//! `s` semaphore permit), score the hold's deadline in server ms. Next to it,
+//! under its hash tag: `Q` (the waiters' members, in order), `T` (each
+//! waiter's lease), and one wake-up list per waiter. A hold past its deadline
+//! counts for nothing and is dropped by the next script that looks.
+//!
+//! With only `H` in KEYS (a Cluster slot being migrated), the scripts work
+//! without the queue: FIFO is suspended and nobody is handed anything.
+
+use crate::engine::protocol::script::Script;
+
+/// Helpers every script starts with: the clock, parsing a member, dropping
+/// expired holds, whether a member may join the holds, finding a token's
+/// hold, keeping `H`'s TTL at least `ttl`, the first live waiter, and
+/// letting in the waiters at the head of the queue that fit (each granted
+/// `grant` ms to confirm; their members are returned in `out`).
+macro_rules! prelude {
+    () => {
+        "\
+local function now_ms() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end \
+local function parts(m) local mode, limit, weight, tok = string.match(m, '^(%a)(%d+):(%d+)|(.*)$') return mode, tonumber(limit), tonumber(weight), tok end \
+local function expire(h, now) redis.call('ZREMRANGEBYSCORE', h, '-inf', '(' .. now) end \
+local function kind(mode) if mode == 's' then return 'a semaphore' end return 'a read/write lock' end \
+local function other_kind(h, mode) \
+  local first = redis.call('ZRANGE', h, 0, 0)[1] \
+  if first and (string.sub(first, 1, 1) == 's') ~= (mode == 's') then return kind(string.sub(first, 1, 1)) end \
+  return nil \
+end \
+local function fits(h, m) \
+  local mode, limit, weight = parts(m) \
+  if mode == 's' then \
+    local used = 0 \
+    for _, other in ipairs(redis.call('ZRANGE', h, 0, -1)) do \
+      local omode, _, oweight = parts(other) \
+      if omode ~= 's' then return false end \
+      used = used + oweight \
+    end \
+    return used + weight <= limit \
+  end \
+  local first = redis.call('ZRANGE', h, 0, 0)[1] \
+  if not first then return true end \
+  local omode = string.sub(first, 1, 1) \
+  return mode == 'r' and omode == 'r' \
+end \
+local function hold_of(h, me, tok) \
+  if redis.call('ZSCORE', h, me) then return me end \
+  if tok == '' then return nil end \
+  for _, m in ipairs(redis.call('ZRANGE', h, 0, -1)) do \
+    local _, _, _, t = parts(m) \
+    if t == tok then return m end \
+  end \
+  return nil \
+end \
+local function keep(h, ttl) if redis.call('PTTL', h) < ttl then redis.call('PEXPIRE', h, ttl) end end \
+local function live_head(q, t, now) \
+  for _ = 1, 1000 do \
+    local head = redis.call('LINDEX', q, 0) \
+    if not head then redis.call('DEL', t) return nil end \
+    local lease = redis.call('ZSCORE', t, head) \
+    if lease and tonumber(lease) >= now then return head end \
+    redis.call('LPOP', q) redis.call('ZREM', t, head) \
+  end \
+  return redis.call('LINDEX', q, 0) \
+end \
+local function admit(h, q, t, now, grant, out) \
+  for _ = 1, 100 do \
+    local head = live_head(q, t, now) \
+    if not head or not fits(h, head) then return end \
+    redis.call('LPOP', q) redis.call('ZREM', t, head) \
+    redis.call('ZADD', h, now + grant, head) keep(h, grant) \
+    out[#out + 1] = head \
+  end \
+end \
+local function wait_again(q, t, me, lease, now, front) \
+  if redis.call('ZADD', t, now + lease, me) == 1 then \
+    if front then redis.call('LPUSH', q, me) else redis.call('RPUSH', q, me) end \
+  end \
+  if redis.call('PTTL', q) < lease then redis.call('PEXPIRE', q, 2 * lease) redis.call('PEXPIRE', t, 2 * lease) end \
+end \
+"
+    };
+}
+
+macro_rules! shared_script {
+    ($body:literal) => {
+        Script::new(concat!(prelude!(), $body))
+    };
+}
+
+/// Takes a hold, or waits for one. KEYS: H [Q T [W(own): when a blocking
+/// pop follows, which the take then ends at once]]. ARGV: member, ttl,
+/// waiter lease, grant, flags (`j` join the queue when busy, `f` at its
+/// front: a waiter whose grant ran out; `o` the token may already hold in
+/// another mode: an owner token). A hold of the same token in another mode
+/// is changed: to write only when it is the only hold, never waiting; to
+/// read at once, letting in the waiters that now fit. Returns
+/// `{held, members let in to wake...}` (held: 1 taken, 0 busy).
+pub static TAKE: Script = shared_script!(
+    "\
+local h, q, t, w = KEYS[1], KEYS[2], KEYS[3], KEYS[4] \
+local me, ttl, lease, grant, flags = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5] \
+local now = now_ms() \
+expire(h, now) \
+local out = {0} \
+local function held() \
+  redis.call('ZADD', h, now + ttl, me) keep(h, ttl) \
+  if q and redis.call('ZREM', t, me) == 1 then redis.call('LREM', q, 1, me) end \
+  if w then redis.call('DEL', w) redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) end \
+  out[1] = 1 \
+  return out \
+end \
+local mode, _, _, tok = parts(me) \
+if not mode then return redis.error_reply('ERR malformed hold') end \
+local held_as = other_kind(h, mode) \
+if held_as then return redis.error_reply('WRONGKIND the key is held as ' .. held_as .. ', not as ' .. kind(mode)) end \
+local had = hold_of(h, me, string.find(flags, 'o', 1, true) and tok or '') \
+if had == me then return held() end \
+if had then \
+  if mode == 'w' and redis.call('ZCARD', h) > 1 then return out end \
+  redis.call('ZREM', h, had) \
+  held() \
+  if q then admit(h, q, t, now, grant, out) end \
+  return out \
+end \
+if not q then \
+  if fits(h, me) then return held() end \
+  return out \
+end \
+local head = live_head(q, t, now) \
+if (not head or head == me) and fits(h, me) then \
+  held() \
+  admit(h, q, t, now, grant, out) \
+  return out \
+end \
+if string.find(flags, 'j', 1, true) then wait_again(q, t, me, lease, now, string.find(flags, 'f', 1, true) ~= nil) end \
+return out"
+);
+
+/// Gives a hold up and lets in the waiters that now fit. KEYS: H [Q T].
+/// ARGV: member, token (to find a hold in another mode; '' for none),
+/// grant. Returns `{released, members let in to wake...}`.
+pub static RELEASE: Script = shared_script!(
+    "\
+local h, q, t = KEYS[1], KEYS[2], KEYS[3] \
+local now = now_ms() \
+expire(h, now) \
+local out = {0} \
+local had = hold_of(h, ARGV[1], ARGV[2]) \
+if had then redis.call('ZREM', h, had) out[1] = 1 end \
+if q then admit(h, q, t, now, tonumber(ARGV[3]), out) end \
+return out"
+);
+
+/// Gives up waiting: unless a hold was handed to us meanwhile (then it is
+/// ours for `ttl`), our place in the queue ends, and whoever now fits is let
+/// in. KEYS: H Q T W(own). ARGV: member, ttl, grant. Returns `{held, members
+/// let in to wake...}`.
+pub static LEAVE: Script = shared_script!(
+    "\
+local h, q, t, w, me, ttl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], tonumber(ARGV[2]) \
+local now = now_ms() \
+expire(h, now) \
+redis.call('DEL', w) \
+if redis.call('ZSCORE', h, me) then redis.call('ZADD', h, now + ttl, me) keep(h, ttl) return {1} end \
+if redis.call('ZREM', t, me) == 1 then redis.call('LREM', q, 1, me) end \
+local out = {0} \
+admit(h, q, t, now, tonumber(ARGV[3]), out) \
+return out"
+);
+
+/// Sets a hold's lease to `ttl` (with `raise`: only longer; `ttl` 0 only
+/// asks whether it is still held). KEYS: H. ARGV: member, token ('' when
+/// the member is exact), ttl, raise (1/0). Returns 1 (held) or 0.
+pub static EXTEND: Script = shared_script!(
+    "\
+local h, ttl = KEYS[1], tonumber(ARGV[3]) \
+local now = now_ms() \
+expire(h, now) \
+local had = hold_of(h, ARGV[1], ARGV[2]) \
+if not had then return 0 end \
+if ttl <= 0 or (ARGV[4] == '1' and tonumber(redis.call('ZSCORE', h, had)) >= now + ttl) then return 1 end \
+redis.call('ZADD', h, now + ttl, had) keep(h, ttl) \
+return 1"
+);
+
+/// The holds and the queue, read only. KEYS: H Q. Returns `{now, waiters,
+/// member, deadline, ...}` (expired holds included: the caller drops them).
+pub static INSPECT: Script = Script::new(
+    "\
+local t = redis.call('TIME') \
+local out = {tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), redis.call('LLEN', KEYS[2])} \
+for _, v in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')) do out[#out + 1] = v end \
+return out",
+);
+
+/// Wakes the waiters let in (a hold granted to each). KEYS: their wake-up
+/// lists. ARGV: grant.
+pub static WAKE: Script = Script::new(
+    "\
+for _, w in ipairs(KEYS) do redis.call('RPUSH', w, 'h') redis.call('PEXPIRE', w, 4 * tonumber(ARGV[1])) end \
+return #KEYS",
+);

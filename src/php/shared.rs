@@ -1,0 +1,181 @@
+//! The one path from RedisReadWriteLock's and RedisSemaphore's calls to the
+//! policy: taking a hold (afresh, again, or in another mode), releasing,
+//! extending, looking. Both classes go through here; neither decides alone.
+
+use std::time::{Duration, Instant};
+
+use ext_php_rs::types::{ZendHashTable, Zval};
+
+use super::bridge::{answer, failure, node, registered, target};
+use super::errors::{lost, Fail, Result};
+use super::ini;
+use crate::engine::features::ownership::Holder;
+use crate::engine::features::token::new_token;
+use crate::engine::net::conn::Limits;
+use crate::engine::net::dsn::Server;
+use crate::engine::policy::{self, Claim, Held, Holds, Kind, Mode, Owner, Take};
+use crate::engine::round::quorum::Outcome;
+
+/// The longest a waiter goes without looking at the queue again (a release
+/// wakes it at once; this bounds what a dead holder or waiter costs).
+const CHECK: Duration = Duration::from_millis(100);
+
+/// Waits beyond this are as good as forever.
+const MAX_WAIT_SECONDS: f64 = 1e9;
+
+/// A call about the shared lock `key`: its server, limits, owner (this
+/// process) and prefixed key.
+fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
+    let settings = ini::settings();
+    let (server, limits, full_key) = target(&settings, key)?;
+    call(server, limits, policy::shared_owner(server, full_key.clone()), full_key)
+}
+
+fn deadline(timeout: f64) -> Option<Instant> {
+    (timeout > 0.0).then(|| Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS)))
+}
+
+/// This process' hold of `key` in `claim`'s mode, for `ttl_ms`: taken again
+/// (re-entry), changed from the other mode, or taken afresh, waiting up to
+/// `timeout` seconds.
+pub fn take(key: &[u8], claim: Claim, timeout: f64, ttl_ms: i64) -> Result<bool> {
+    let settings = ini::settings();
+    let (server, limits, full_key) = target(&settings, key)?;
+    let terms = settings.terms(None)?;
+    let owner = policy::shared_owner(server, full_key.clone());
+    if let Some(mine) = registered(&owner, server).filter(|lock| !lock.outlives_request) {
+        if let Kind::Shared(held) = mine.kind {
+            if held.mode == claim.mode {
+                if !settings.reentrant {
+                    return Ok(false);
+                }
+                // Ours still: one more hold. No longer ours: taken afresh below.
+                match policy::reenter(&owner, &mine, ttl_ms, limits) {
+                    Outcome::Refused => {}
+                    other => return answer(other),
+                }
+            } else {
+                match policy::change_mode(&owner, &mine, claim, ttl_ms, limits) {
+                    // Gone meanwhile (forgotten): taken afresh below.
+                    Outcome::Refused if registered(&owner, server).is_none() => {}
+                    other => return answer(other),
+                }
+            }
+        }
+    }
+    let lock = Held::new(vec![node(server, limits)], full_key, new_token(), Kind::Shared(claim));
+    let take = Take { ttl_ms, deadline: deadline(timeout), check: CHECK, owner: false };
+    answer(policy::acquire_shared(owner, lock, take, terms, limits))
+}
+
+/// Releases this process' hold of `key` (one of several, after re-entry).
+pub fn release(method: &str, key: &[u8]) -> Result<bool> {
+    about(key, |server, limits, owner, _| match registered(&owner, server).filter(|l| !l.outlives_request) {
+        Some(lock) => answer(policy::release(&owner, &lock, limits).map_err(|why| lost(method, key, &why))?),
+        None => Ok(false),
+    })
+}
+
+/// Sets the lease of this process' hold of `key` to `ttl_ms`.
+pub fn extend(method: &str, key: &[u8], ttl_ms: i64) -> Result<bool> {
+    let replicas = ini::settings().replicas()?;
+    about(key, |server, limits, owner, _| match registered(&owner, server).filter(|l| !l.outlives_request) {
+        Some(lock) => answer(policy::extend(&owner, &lock, ttl_ms, replicas, limits).map_err(|why| lost(method, key, &why))?),
+        None => Ok(false),
+    })
+}
+
+/// A hold for the caller's `token` (adapters): lives until released or
+/// expired; a hold of the same token in another mode is changed.
+pub fn acquire_owned(key: &[u8], token: String, claim: Claim, ttl_ms: i64, timeout: f64) -> Result<bool> {
+    about(key, |server, limits, mine, full_key| {
+        let mut lock = Held::new(vec![node(server, limits)], full_key, token, Kind::Shared(claim));
+        lock.outlives_request = true;
+        let take = Take { ttl_ms, deadline: deadline(timeout), check: CHECK, owner: true };
+        answer(policy::acquire_shared(mine, lock, take, policy::Terms::default(), limits))
+    })
+}
+
+/// The hold of the caller's `token`, as anybody knowing it names it.
+fn owned(token: String, server: &Server, limits: &Limits, full_key: Vec<u8>) -> Held {
+    let mut lock = Held::new(vec![node(server, limits)], full_key, token, Kind::Shared(Claim::READ));
+    lock.outlives_request = true;
+    lock
+}
+
+pub fn release_owned(key: &[u8], token: String) -> Result<bool> {
+    about(key, |server, limits, mine, full_key| {
+        let lock = owned(token, server, limits, full_key);
+        answer(policy::release(&mine, &lock, limits).unwrap_or(Outcome::Refused))
+    })
+}
+
+pub fn extend_owned(key: &[u8], token: String, ttl_ms: i64) -> Result<bool> {
+    let replicas = ini::settings().replicas()?;
+    about(key, |server, limits, mine, full_key| {
+        let lock = owned(token, server, limits, full_key);
+        answer(policy::extend(&mine, &lock, ttl_ms, replicas, limits).unwrap_or(Outcome::Refused))
+    })
+}
+
+/// The live holds of `key`, and this process' own hold of it.
+fn look(key: &[u8]) -> Result<(Holds, Option<std::sync::Arc<Held>>)> {
+    about(key, |server, limits, owner, full_key| {
+        let holds = policy::inspect_shared(&node(server, limits), &full_key, limits).map_err(failure)?;
+        Ok((holds, registered(&owner, server).filter(|l| !l.outlives_request)))
+    })
+}
+
+/// The mode `token` holds `key` in, if any.
+pub fn mode_of(key: &[u8], token: &str) -> Result<Option<Mode>> {
+    let (holds, _) = look(key)?;
+    Ok(holds.holds.iter().find(|h| h.token == token.as_bytes()).map(|h| h.mode))
+}
+
+/// `inspect()`'s array for either class: the common fields, then `more`
+/// (the class' own, from the live holds).
+/// `more` gets the mode of this process' live hold, if any.
+pub fn inspection(key: &[u8], more: impl FnOnce(&Holds, Option<Mode>, &mut ZendHashTable) -> Result<()>) -> Result<Zval> {
+    let (holds, mine) = look(key)?;
+    let lost = mine.as_ref().is_some_and(|h| h.renewal.and_then(policy::watchdog::lost).is_some());
+    let ours = mine.as_ref().filter(|_| !lost).and_then(|h| holds.holds.iter().find(|x| x.token == h.token.as_bytes()));
+    let mut array = ZendHashTable::new();
+    let mut list = ZendHashTable::new();
+    for hold in &holds.holds {
+        let who = Holder::of(&hold.token);
+        let mut entry = ZendHashTable::new();
+        if hold.mode != Mode::Permit {
+            entry.insert("mode", mode_name(hold.mode)).map_err(built)?;
+        }
+        entry.insert("host", who.host).map_err(built)?;
+        entry.insert("pid", who.pid).map_err(built)?;
+        entry.insert("since", who.since_ms.map(|ms| ms as f64 / 1000.0)).map_err(built)?;
+        entry.insert("ttl", hold.ttl_ms).map_err(built)?;
+        if hold.mode == Mode::Permit {
+            entry.insert("limit", i64::from(hold.limit)).map_err(built)?;
+            entry.insert("weight", i64::from(hold.weight)).map_err(built)?;
+        }
+        list.push(entry).map_err(built)?;
+    }
+    array.insert("held", ours.is_some()).map_err(built)?;
+    array.insert("count", mine.as_ref().map_or(0, |h| i64::from(h.count))).map_err(built)?;
+    array.insert("lost", lost).map_err(built)?;
+    more(&holds, ours.map(|h| h.mode), &mut array)?;
+    array.insert("holders", list).map_err(built)?;
+    array.insert("waiters", holds.waiters).map_err(built)?;
+    let mut zval = Zval::new();
+    zval.set_hashtable(array);
+    Ok(zval)
+}
+
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Read => "read",
+        Mode::Write => "write",
+        Mode::Permit => "permit",
+    }
+}
+
+pub fn built(e: impl std::fmt::Display) -> Fail {
+    Fail::Value(format!("cannot build the inspection array: {e}"))
+}
