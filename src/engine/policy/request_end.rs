@@ -79,7 +79,7 @@ pub fn release_all(limits: &Limits) {
         for (vote, &i) in server_votes.iter().zip(whose) {
             if let (Kind::Shared(_), Vote::Got(reply)) = (&locks[i].kind, vote) {
                 if let Some((_, members)) = shared::verdict(reply).filter(|(_, m)| !m.is_empty()) {
-                    woken.push((server, i, members.iter().map(|m| shared::token_of(m).to_vec()).collect()));
+                    woken.push((server, i, members));
                 }
             }
         }
@@ -90,8 +90,8 @@ pub fn release_all(limits: &Limits) {
     let grant_ms = shared::GRANT.as_millis() as i64;
     let wakes: Vec<(usize, shared::Step<'_>)> = woken
         .iter()
-        .map(|(server, i, tokens)| {
-            let op = SharedOp::Wake { tokens, grant_ms };
+        .map(|(server, i, members)| {
+            let op = SharedOp::Wake { members, grant_ms };
             (*server, shared::Step { op, key: &locks[*i].key, base: &bases[*i], member: "", token: "", single: false })
         })
         .collect();

@@ -229,8 +229,7 @@ fn wake(node: &Node, key: &[u8], base: &Base<'_>, members: &[Vec<u8>], limits: &
     if members.is_empty() {
         return;
     }
-    let tokens: Vec<Vec<u8>> = members.iter().map(|m| token_of(m).to_vec()).collect();
-    let step = Step { op: SharedOp::Wake { tokens: &tokens, grant_ms: GRANT_MS }, key, base, member: "", token: "", single: false };
+    let step = Step { op: SharedOp::Wake { members, grant_ms: GRANT_MS }, key, base, member: "", token: "", single: false };
     ask(node, &step, limits);
 }
 

@@ -194,10 +194,18 @@ for _, v in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')) do out[#o
 return out",
 );
 
-/// Wakes the waiters let in (a hold granted to each). KEYS: their wake-up
-/// lists. ARGV: grant.
+/// Wakes the waiters let in, each by its own list, unless it confirmed its
+/// grant meanwhile (its hold then runs past the grant, and a wake-up would
+/// be left over). KEYS: H, their wake-up lists. ARGV: grant, their members.
 pub static WAKE: Script = Script::new(
     "\
-for _, w in ipairs(KEYS) do redis.call('RPUSH', w, 'h') redis.call('PEXPIRE', w, 4 * tonumber(ARGV[1])) end \
-return #KEYS",
+local t = redis.call('TIME') \
+local now, grant, n = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), tonumber(ARGV[1]), 0 \
+for i = 2, #KEYS do \
+  local until_ms = redis.call('ZSCORE', KEYS[1], ARGV[i]) \
+  if until_ms and tonumber(until_ms) <= now + grant then \
+    redis.call('RPUSH', KEYS[i], 'h') redis.call('PEXPIRE', KEYS[i], 4 * grant) n = n + 1 \
+  end \
+end \
+return n",
 );

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::scripts::{EXTEND, INSPECT, LEAVE, RELEASE, TAKE, WAKE};
+use super::token_of;
 use crate::engine::protocol::encode::{format_int, itoa_buf, resp_pieces};
 use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::script::{script_call, Form};
@@ -35,8 +36,8 @@ pub enum SharedOp<'a> {
     Release { grant_ms: i64, find: bool },
     Extend { ttl_ms: i64, raise: bool, find: bool },
     Inspect,
-    /// Wakes the waiters whose tokens these are.
-    Wake { tokens: &'a [Vec<u8>], grant_ms: i64 },
+    /// Wakes the waiters let in with these members.
+    Wake { members: &'a [Vec<u8>], grant_ms: i64 },
 }
 
 /// A step on the shared lock `key` for the hold `member` of `token`;
@@ -160,10 +161,11 @@ impl Request for Step<'_> {
                 script_call(out, &EXTEND, form, &all[..1], &args);
             }
             SharedOp::Inspect => script_call(out, &INSPECT, form, &all[..2], &[]),
-            SharedOp::Wake { tokens, grant_ms } => {
-                let lists: Vec<[&[u8]; 5]> = tokens.iter().map(|t| self.wake_list(t)).collect();
-                let lists: Vec<&[&[u8]]> = lists.iter().map(|l| &l[..]).collect();
-                script_call(out, &WAKE, form, &lists, &[format_int(&mut a, grant_ms)]);
+            SharedOp::Wake { members, grant_ms } => {
+                let lists: Vec<[&[u8]; 5]> = members.iter().map(|m| self.wake_list(token_of(m))).collect();
+                let keys: Vec<&[&[u8]]> = std::iter::once(&h[..]).chain(lists.iter().map(|l| &l[..])).collect();
+                let args: Vec<&[u8]> = std::iter::once(format_int(&mut a, grant_ms)).chain(members.iter().map(|m| &m[..])).collect();
+                script_call(out, &WAKE, form, &keys, &args);
             }
         }
     }
