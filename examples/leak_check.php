@@ -95,5 +95,40 @@ for ($i = 0; $i < 100; $i++) {
     $aliased += (int) ($alias->unlock(['resource' => "alias-$i", 'token' => str_repeat('0', 32)]) === false);
 }
 $redlock->lock('red-held-at-exit', 10000);             // released at request shutdown
-printf("%d of %d checks passed, %d of %d RedLock checks, %d of 200 alias checks, %d errors thrown\n", $ok, $checks, $red, 2000, $aliased, $errors);
-exit($ok === $checks && $red === 2000 && $aliased === 200 && $errors === 1201 ? 0 : 1);
+
+// Shared locks: modes, nested holds, permits, owners, inspections, errors.
+$shared = 0;
+for ($i = 0; $i < 1000; $i++) {
+    $key = "shared-$i-\0" . str_repeat('y', $i % 32);
+    $shared += (int) RedisReadWriteLock::lockRead($key, 0, 5);
+    $shared += (int) RedisReadWriteLock::lockRead($key);          // nested
+    $shared += (int) RedisReadWriteLock::lockWrite($key);         // upgrade: the only holder
+    $shared += (int) (RedisReadWriteLock::inspect($key)['mode'] === 'write');
+    $shared += (int) RedisReadWriteLock::lockRead($key, 1);       // downgrade
+    $shared += (int) RedisReadWriteLock::extend($key, 5);
+    $shared += (int) RedisReadWriteLock::release($key);
+    $shared += (int) RedisReadWriteLock::release($key);
+    $shared += (int) RedisSemaphore::acquire($key . 's', 2, 1);
+    $shared += (int) (RedisSemaphore::inspect($key . 's')['used'] === 1);
+    $shared += (int) RedisSemaphore::release($key . 's');
+    $shared += (int) RedisSemaphore::acquireOwner($key . 'o', "owner-$i", 3, 5000, 0, 2);
+    $shared += (int) RedisSemaphore::holds($key . 'o', "owner-$i");
+    $shared += (int) RedisSemaphore::releaseOwner($key . 'o', "owner-$i");
+    $shared += (int) RedisReadWriteLock::acquireOwner($key . 'w', "owner-$i", true, 5000);
+    $shared += (int) (RedisReadWriteLock::modeOf($key . 'w', "owner-$i") === 'write');
+    $shared += (int) RedisReadWriteLock::releaseOwner($key . 'w', "owner-$i");
+}
+$sharedCalls = [
+    fn () => RedisReadWriteLock::lockRead(''),
+    fn () => RedisReadWriteLock::lockWrite('k', -1),
+    fn () => RedisSemaphore::acquire('k', 0),
+    fn () => RedisSemaphore::acquireOwner('k', 'o', 1, 1000, 0, 2),
+];
+for ($i = 0; $i < 50; $i++) {
+    foreach ($sharedCalls as $call) {
+        try { $call(); } catch (Throwable $e) { $errors++; }
+    }
+}
+RedisSemaphore::acquire('sem-held-at-exit', 1);       // released at request shutdown
+printf("%d of %d checks passed, %d of %d RedLock checks, %d of 200 alias checks, %d of 17000 shared-lock checks, %d errors thrown\n", $ok, $checks, $red, 2000, $aliased, $shared, $errors);
+exit($ok === $checks && $red === 2000 && $aliased === 200 && $shared === 17000 && $errors === 1401 ? 0 : 1);
