@@ -200,7 +200,7 @@ fn leave(node: &Node, key: &[u8], token: &str, claim: Claim, ttl_ms: i64, limits
     let member = claim.member(token);
     let step = |op, single| Step { op, key, base: &base, member: &member, token, single };
     let sent = Instant::now();
-    match ask(node, &step(SharedOp::Leave { ttl_ms, grant_ms: GRANT_MS }, false), limits) {
+    match ask(node, &step(SharedOp::Leave { ttl_ms, grant_ms: GRANT_MS, back: false }, false), limits) {
         Vote::Got(reply) => match verdict(&reply) {
             Some((held, others)) => {
                 wake(node, key, &base, &others, limits);

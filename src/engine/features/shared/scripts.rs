@@ -93,8 +93,9 @@ macro_rules! shared_script {
 /// waiter lease, grant, flags (`j` join the queue when busy, `f` at its
 /// front: a waiter whose grant ran out; `o` the token may already hold in
 /// another mode: an owner token). A hold of the same token in another mode
-/// is changed: to write only when it is the only hold, never waiting; to
-/// read at once, letting in the waiters that now fit. Returns
+/// (or weight) is changed when the new one fits beside the others, never
+/// waiting: to write only as the only hold; to read at once, letting in the
+/// waiters that now fit. Returns
 /// `{held, members let in to wake...}` (held: 1 taken, 0 busy).
 pub static TAKE: Script = shared_script!(
     "\
@@ -117,8 +118,9 @@ if held_as then return redis.error_reply('WRONGKIND the key is held as ' .. held
 local had = hold_of(h, me, string.find(flags, 'o', 1, true) and tok or '') \
 if had == me then return held() end \
 if had then \
-  if mode == 'w' and redis.call('ZCARD', h) > 1 then return out end \
+  local until_ms = redis.call('ZSCORE', h, had) \
   redis.call('ZREM', h, had) \
+  if not fits(h, me) then redis.call('ZADD', h, until_ms, had) return out end \
   held() \
   if q then admit(h, q, t, now, grant, out) end \
   return out \
@@ -153,16 +155,18 @@ return out"
 );
 
 /// Gives up waiting: unless a hold was handed to us meanwhile (then it is
-/// ours for `ttl`), our place in the queue ends, and whoever now fits is let
-/// in. KEYS: H Q T W(own). ARGV: member, ttl, grant. Returns `{held, members
-/// let in to wake...}`.
+/// ours for `ttl`; given back instead with `back`: nobody will read this
+/// reply), our place in the queue ends, and whoever now fits is let in.
+/// KEYS: H Q T W(own). ARGV: member, ttl, grant, back (1/0). Returns
+/// `{held, members let in to wake...}`.
 pub static LEAVE: Script = shared_script!(
     "\
 local h, q, t, w, me, ttl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], tonumber(ARGV[2]) \
 local now = now_ms() \
 expire(h, now) \
 redis.call('DEL', w) \
-if redis.call('ZSCORE', h, me) then redis.call('ZADD', h, now + ttl, me) keep(h, ttl) return {1} end \
+if redis.call('ZSCORE', h, me) and ARGV[4] ~= '1' then redis.call('ZADD', h, now + ttl, me) keep(h, ttl) return {1} end \
+redis.call('ZREM', h, me) \
 if redis.call('ZREM', t, me) == 1 then redis.call('LREM', q, 1, me) end \
 local out = {0} \
 admit(h, q, t, now, tonumber(ARGV[3]), out) \

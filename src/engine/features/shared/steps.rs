@@ -31,7 +31,9 @@ pub enum SharedOp<'a> {
     Take { ttl_ms: i64, lease_ms: i64, grant_ms: i64, how: TakeHow },
     /// Blocks on our wake-up list.
     Wait { timeout_ms: i64, ttl_ms: i64, grant_ms: i64 },
-    Leave { ttl_ms: i64, grant_ms: i64 },
+    /// `back`: a hold handed to us meanwhile is given back (a clean-up
+    /// whose reply nobody reads), else it is ours.
+    Leave { ttl_ms: i64, grant_ms: i64, back: bool },
     /// `find`: the member may be in another mode (look it up by token).
     Release { grant_ms: i64, find: bool },
     Extend { ttl_ms: i64, raise: bool, find: bool },
@@ -75,20 +77,24 @@ impl Request for Step<'_> {
         }
     }
 
-    /// Behind a join or a wait whose reply did not come in time: leaving
-    /// the queue (a late join must not keep us in it).
+    /// Behind a step whose reply did not come in time (the server may run
+    /// it late): leaving the queue after a join or a wait, giving back a
+    /// hold handed to us meanwhile; giving back what a take of a fresh token
+    /// took. Nobody will read these replies: the waiters they let in find
+    /// their grants at their next look.
     fn cleanup(&self, out: &mut Vec<u8>) -> bool {
+        let leave = |ttl_ms, grant_ms, out: &mut Vec<u8>| {
+            Step { op: SharedOp::Leave { ttl_ms, grant_ms, back: true }, single: false, ..*self }.encode(Form::Eval, out);
+        };
         match self.op {
-            SharedOp::Take { ttl_ms, grant_ms, how, .. } if how.join && !self.single => {
-                Step { op: SharedOp::Leave { ttl_ms, grant_ms }, ..*self }.encode(Form::Eval, out);
-                true
+            SharedOp::Take { ttl_ms, grant_ms, how, .. } if how.join && !self.single => leave(ttl_ms, grant_ms, out),
+            SharedOp::Wait { ttl_ms, grant_ms, .. } => leave(ttl_ms, grant_ms, out),
+            SharedOp::Take { grant_ms, how, .. } if !how.owner => {
+                Step { op: SharedOp::Release { grant_ms, find: false }, ..*self }.encode(Form::Eval, out);
             }
-            SharedOp::Wait { ttl_ms, grant_ms, .. } => {
-                Step { op: SharedOp::Leave { ttl_ms, grant_ms }, ..*self }.encode(Form::Eval, out);
-                true
-            }
-            _ => false,
+            _ => return false,
         }
+        true
     }
 
     fn blocks_for(&self) -> Duration {
@@ -149,8 +155,8 @@ impl Request for Step<'_> {
                 let secs = format!("{}.{:03}", timeout_ms / 1000, timeout_ms % 1000);
                 resp_pieces(out, &[&[b"BLPOP"], &own, &[secs.as_bytes()]]);
             }
-            SharedOp::Leave { ttl_ms, grant_ms } => {
-                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, grant_ms)];
+            SharedOp::Leave { ttl_ms, grant_ms, back } => {
+                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, grant_ms), if back { b"1" } else { b"0" }];
                 script_call(out, &LEAVE, form, &all, &args);
             }
             SharedOp::Release { grant_ms, find } => {
