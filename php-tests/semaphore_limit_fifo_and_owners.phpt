@@ -47,7 +47,7 @@ echo "o2 weight 2 of 3: ", json_encode(RedisSemaphore::acquireOwner('w', $o2, 3,
 echo "used ", RedisSemaphore::inspect('w')['used'], "; held by this process' static API: ", json_encode(RedisSemaphore::inspect('w')['held']), "\n";
 echo "holds o1: ", json_encode(RedisSemaphore::holds('w', $o1)), ", from another process: ", json_encode($a->result("{$S}holds", 'w', $o1)), "\n";
 echo "o1 again (refresh): ", json_encode(RedisSemaphore::acquireOwner('w', $o1, 3, 9000, 0, 2)), ", used ", RedisSemaphore::inspect('w')['used'], "\n";
-echo "o1 with weight 3 beside o2's 1 (4 > 3): ", json_encode(RedisSemaphore::acquireOwner('w', $o1, 3, 9000, 5, 3)), ", used ", RedisSemaphore::inspect('w')['used'], ", o1 holds: ", json_encode(RedisSemaphore::holds('w', $o1)), "\n";
+echo "o1 with weight 3 beside o2's 1 (4 > 3): ", json_encode(RedisSemaphore::acquireOwner('w', $o1, 3, 9000, 0, 3)), ", used ", RedisSemaphore::inspect('w')['used'], ", o1 holds: ", json_encode(RedisSemaphore::holds('w', $o1)), "\n";
 echo "extend o1: ", json_encode($a->result("{$S}extendOwner", 'w', $o1, 60000)), "\n";
 echo "released by another process: ", json_encode($a->result("{$S}releaseOwner", 'w', $o1)), ", again: ", json_encode($a->result("{$S}releaseOwner", 'w', $o1)), "\n";
 echo "holds o1: ", json_encode(RedisSemaphore::holds('w', $o1)), ", extend o1: ", json_encode(RedisSemaphore::extendOwner('w', $o1, 1000)), "\n";
