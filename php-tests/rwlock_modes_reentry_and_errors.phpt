@@ -29,6 +29,15 @@ echo "release again: ", json_encode(RedisReadWriteLock::release('k')), "\n";
 echo "extend without a hold: ", json_encode(RedisReadWriteLock::extend('k', 5)), "\n";
 $other->call("{$L}release", 'k');
 
+// An owner token's hold (adapters) is the owner's: this process' own hold stays its own.
+$owner = RedisMutexLock::newOwner();
+echo "read, then an owner's read beside it: ", json_encode([RedisReadWriteLock::lockRead('o'), RedisReadWriteLock::acquireOwner('o', $owner, false, 10000)]),
+    "; this process still holds: ", json_encode(RedisReadWriteLock::inspect('o')['held']), ", readers ", RedisReadWriteLock::inspect('o')['readers'], "\n";
+$t = rl_now();
+$up = RedisReadWriteLock::acquireOwner('o', $owner, true, 10000, 5);
+echo "the owner's upgrade beside this process' read, timeout 5: ", json_encode($up), rl_now() - $t < 1 ? ' at once' : ' after waiting', ", its mode: ", RedisReadWriteLock::modeOf('o', $owner), "\n";
+echo "releases: ", json_encode([RedisReadWriteLock::release('o'), RedisReadWriteLock::releaseOwner('o', $owner)]), "\n";
+
 ini_set('redis_lock.reentrant', '0');
 echo "reentrant off: ", json_encode(RedisReadWriteLock::lockWrite('k')), ", again: ", json_encode(RedisReadWriteLock::lockWrite('k')), "\n";
 echo "extend: ", json_encode(RedisReadWriteLock::extend('k', 60)), ", ttl > 50 s: ", json_encode(RedisReadWriteLock::inspect('k')['holders'][0]['ttl'] > 50000), "\n";
@@ -63,7 +72,7 @@ echo "a mutex on the name: ", json_encode(RedisMutexLock::lock('k')), "\n";
 try {
     RedisReadWriteLock::lockWrite('k');
 } catch (RedisLockException $e) {
-    echo get_class($e), ": ", str_contains($e->getMessage(), 'WRONGTYPE') ? 'WRONGTYPE' : $e->getMessage(), "\n";
+    echo get_class($e), ": ", preg_replace('/:\d+:/', ':PORT:', $e->getMessage()), "\n";
 }
 RedisMutexLock::release('k');
 $other->finish();
@@ -81,6 +90,9 @@ release: true; still held: true
 release: true; held: false
 release again: false
 extend without a hold: false
+read, then an owner's read beside it: [true,true]; this process still holds: true, readers 2
+the owner's upgrade beside this process' read, timeout 5: false at once, its mode: read
+releases: [true,true]
 reentrant off: true, again: false
 extend: true, ttl > 50 s: true
 ValueError: RedisReadWriteLock::lockRead(): Argument #1 ($key) must not be empty
@@ -94,5 +106,5 @@ ValueError: RedisReadWriteLock::acquireOwner(): Argument #4 ($ttl) must be betwe
 semaphore permit: true
 RedisLockException: Redis at 127.0.0.1:PORT: error reply: WRONGKIND the key is held as a semaphore, not as a read/write lock
 a mutex on the name: true
-RedisLockException: WRONGTYPE
+RedisLockException: Redis at 127.0.0.1:PORT: error reply: WRONGTYPE the key is held as a mutex, not as a shared lock
 keys left: []

@@ -240,9 +240,8 @@ final class RedisReadWriteLock
      * Owner-level operations for framework adapters: a hold taken for the
      * caller's $owner token (from RedisMutexLock::newOwner()), not released at
      * request end nor renewed; $ttl in milliseconds. A hold of $owner in the
-     * other mode is upgraded (only while it is the only holder) or downgraded;
-     * with $timeout > 0 an upgrade is tried again every 100 ms until then (two
-     * owners upgrading at once both time out), as framework stores do.
+     * other mode is upgraded (only when it is the only holder: else false at
+     * once, whatever $timeout, and the read hold stays) or downgraded.
      *
      * @throws RedisLockException when Redis cannot answer
      * @throws ValueError on an empty key or owner, a ttl out of range or a negative timeout

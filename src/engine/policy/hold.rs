@@ -142,13 +142,18 @@ pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Insta
 
 /// Takes a hold of a shared lock (`lock.kind` says which), waiting in its
 /// queue as `take` says; registered under `owner` (and renewed, if asked)
-/// when held.
+/// when held, unless it is taken for an owner token of the caller's.
 pub fn acquire_shared(owner: Owner, lock: Held, take: shared::Take, terms: Terms, limits: &Limits) -> Outcome {
     let (Kind::Shared(claim), Some(node)) = (&lock.kind, lock.nodes.first()) else { return Outcome::Refused };
     let ttl_ms = capped(take.ttl_ms, terms.renew);
     let outcome = shared::acquire(node, &lock.key, &lock.token, *claim, shared::Take { ttl_ms, ..take }, limits);
     let outcome = replicated(&lock, outcome, terms.replicas, limits);
-    register(owner, lock, ttl_ms, &outcome, terms, limits);
+    // A hold for the caller's owner token is not this process' to keep: it is
+    // neither renewed nor released at request end, and must not stand in for
+    // this process' own hold of the key.
+    if !lock.outlives_request {
+        register(owner, lock, ttl_ms, &outcome, terms, limits);
+    }
     outcome
 }
 

@@ -128,10 +128,13 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
         for (i, vote) in votes.iter().enumerate() {
             match vote {
                 Vote::Got(reply) if i == 0 => {
-                    if let Some((held, others)) = verdict(reply) {
+                    if let Some((code, others)) = verdict(reply) {
                         wake(node, key, &base, &others, limits);
-                        if held {
-                            return confirmed(take.ttl_ms, sent);
+                        match code {
+                            1 => return confirmed(take.ttl_ms, sent),
+                            // A change of mode never waits.
+                            2 => return Outcome::Refused,
+                            _ => {}
                         }
                     }
                 }
@@ -202,9 +205,9 @@ fn leave(node: &Node, key: &[u8], token: &str, claim: Claim, ttl_ms: i64, limits
     let sent = Instant::now();
     match ask(node, &step(SharedOp::Leave { ttl_ms, grant_ms: GRANT_MS, back: false }, false), limits) {
         Vote::Got(reply) => match verdict(&reply) {
-            Some((held, others)) => {
+            Some((code, others)) => {
                 wake(node, key, &base, &others, limits);
-                if held { confirmed(ttl_ms, sent) } else { Outcome::Refused }
+                if code == 1 { confirmed(ttl_ms, sent) } else { Outcome::Refused }
             }
             None => Outcome::Refused,
         },
@@ -248,9 +251,9 @@ pub fn release(node: &Node, key: &[u8], token: &str, claim: Claim, find: bool, l
         let step = Step { op: SharedOp::Release { grant_ms: GRANT_MS, find }, key, base: &base, member: &member, token, single };
         return match ask(node, &step, limits) {
             Vote::Got(reply) => match verdict(&reply) {
-                Some((released, others)) => {
+                Some((code, others)) => {
                     wake(node, key, &base, &others, limits);
-                    if released { Outcome::Confirmed { validity_ms: 0.0 } } else { Outcome::Refused }
+                    if code == 1 { Outcome::Confirmed { validity_ms: 0.0 } } else { Outcome::Refused }
                 }
                 None => Outcome::Refused,
             },

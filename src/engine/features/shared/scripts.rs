@@ -5,8 +5,13 @@
 //! waiter's lease), and one wake-up list per waiter. A hold past its deadline
 //! counts for nothing and is dropped by the next script that looks.
 //!
-//! With only `H` in KEYS (a Cluster slot being migrated), the scripts work
-//! without the queue: FIFO is suspended and nobody is handed anything.
+//! Every script that names the queue's keys also names `G`, a key that
+//! never exists, second in KEYS: while the slot is being migrated, Redis
+//! then answers such a call `TRYAGAIN` before it runs (a call whose keys all
+//! exist would run, and fail halfway at the first key it emptied and then
+//! touched again: "Script attempted to access a non local key"). With only
+//! `H` in KEYS, the scripts work without the queue: the single-key way
+//! during a migration (FIFO suspended, nobody handed anything).
 
 use crate::engine::protocol::script::Script;
 
@@ -82,13 +87,26 @@ end \
     };
 }
 
-macro_rules! shared_script {
-    ($body:literal) => {
-        Script::new(concat!(prelude!(), $body))
+/// Lua: the call fails with a clear error when the lock key holds another
+/// kind of value (a mutex's string), before anything is touched.
+macro_rules! a_shared_lock {
+    () => {
+        "\
+local held_as = redis.call('TYPE', KEYS[1])['ok'] \
+if held_as ~= 'zset' and held_as ~= 'none' then \
+  return redis.error_reply('WRONGTYPE the key is held as ' .. (held_as == 'string' and 'a mutex' or 'a ' .. held_as) .. ', not as a shared lock') \
+end \
+"
     };
 }
 
-/// Takes a hold, or waits for one. KEYS: H [Q T [W(own): when a blocking
+macro_rules! shared_script {
+    ($body:literal) => {
+        Script::new(concat!(prelude!(), a_shared_lock!(), $body))
+    };
+}
+
+/// Takes a hold, or waits for one. KEYS: H [G Q T [W(own): when a blocking
 /// pop follows, which the take then ends at once]]. ARGV: member, ttl,
 /// waiter lease, grant, flags (`j` join the queue when busy, `f` at its
 /// front: a waiter whose grant ran out; `o` the token may already hold in
@@ -99,10 +117,9 @@ macro_rules! shared_script {
 /// `{held, members let in to wake...}` (held: 1 taken, 0 busy).
 pub static TAKE: Script = shared_script!(
     "\
-local h, q, t, w = KEYS[1], KEYS[2], KEYS[3], KEYS[4] \
+local h, q, t, w = KEYS[1], KEYS[3], KEYS[4], KEYS[5] \
 local me, ttl, lease, grant, flags = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5] \
 local now = now_ms() \
-expire(h, now) \
 local out = {0} \
 local function held() \
   redis.call('ZADD', h, now + ttl, me) keep(h, ttl) \
@@ -111,6 +128,11 @@ local function held() \
   out[1] = 1 \
   return out \
 end \
+if q and string.find(flags, 'f', 1, true) then \
+  local granted = redis.call('ZSCORE', h, me) \
+  if granted and tonumber(granted) >= now then return held() end \
+end \
+expire(h, now) \
 local mode, _, _, tok = parts(me) \
 if not mode then return redis.error_reply('ERR malformed hold') end \
 local held_as = other_kind(h, mode) \
@@ -120,7 +142,7 @@ if had == me then return held() end \
 if had then \
   local until_ms = redis.call('ZSCORE', h, had) \
   redis.call('ZREM', h, had) \
-  if not fits(h, me) then redis.call('ZADD', h, until_ms, had) return out end \
+  if not fits(h, me) then redis.call('ZADD', h, until_ms, had) out[1] = 2 return out end \
   held() \
   if q then admit(h, q, t, now, grant, out) end \
   return out \
@@ -139,12 +161,12 @@ if string.find(flags, 'j', 1, true) then wait_again(q, t, me, lease, now, string
 return out"
 );
 
-/// Gives a hold up and lets in the waiters that now fit. KEYS: H [Q T].
+/// Gives a hold up and lets in the waiters that now fit. KEYS: H [G Q T].
 /// ARGV: member, token (to find a hold in another mode; '' for none),
 /// grant. Returns `{released, members let in to wake...}`.
 pub static RELEASE: Script = shared_script!(
     "\
-local h, q, t = KEYS[1], KEYS[2], KEYS[3] \
+local h, q, t = KEYS[1], KEYS[3], KEYS[4] \
 local now = now_ms() \
 expire(h, now) \
 local out = {0} \
@@ -157,11 +179,11 @@ return out"
 /// Gives up waiting: unless a hold was handed to us meanwhile (then it is
 /// ours for `ttl`; given back instead with `back`: nobody will read this
 /// reply), our place in the queue ends, and whoever now fits is let in.
-/// KEYS: H Q T W(own). ARGV: member, ttl, grant, back (1/0). Returns
+/// KEYS: H G Q T W(own). ARGV: member, ttl, grant, back (1/0). Returns
 /// `{held, members let in to wake...}`.
 pub static LEAVE: Script = shared_script!(
     "\
-local h, q, t, w, me, ttl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], tonumber(ARGV[2]) \
+local h, q, t, w, me, ttl = KEYS[1], KEYS[3], KEYS[4], KEYS[5], ARGV[1], tonumber(ARGV[2]) \
 local now = now_ms() \
 expire(h, now) \
 redis.call('DEL', w) \
@@ -190,23 +212,24 @@ return 1"
 
 /// The holds and the queue, read only. KEYS: H Q. Returns `{now, waiters,
 /// member, deadline, ...}` (expired holds included: the caller drops them).
-pub static INSPECT: Script = Script::new(
+pub static INSPECT: Script = Script::new(concat!(
+    a_shared_lock!(),
     "\
 local t = redis.call('TIME') \
 local out = {tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), redis.call('LLEN', KEYS[2])} \
 for _, v in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')) do out[#out + 1] = v end \
-return out",
-);
+return out"
+));
 
 /// Wakes the waiters let in, each by its own list, unless it confirmed its
 /// grant meanwhile (its hold then runs past the grant, and a wake-up would
-/// be left over). KEYS: H, their wake-up lists. ARGV: grant, their members.
+/// be left over). KEYS: H G, their wake-up lists. ARGV: grant, their members.
 pub static WAKE: Script = Script::new(
     "\
 local t = redis.call('TIME') \
 local now, grant, n = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), tonumber(ARGV[1]), 0 \
-for i = 2, #KEYS do \
-  local until_ms = redis.call('ZSCORE', KEYS[1], ARGV[i]) \
+for i = 3, #KEYS do \
+  local until_ms = redis.call('ZSCORE', KEYS[1], ARGV[i - 1]) \
   if until_ms and tonumber(until_ms) <= now + grant then \
     redis.call('RPUSH', KEYS[i], 'h') redis.call('PEXPIRE', KEYS[i], 4 * grant) n = n + 1 \
   end \

@@ -55,9 +55,10 @@ pub struct Step<'a> {
 }
 
 impl Step<'_> {
-    fn queue_keys(&self) -> [[&[u8]; 5]; 3] {
+    /// H, G (the guard: never written, see scripts.rs), Q, T.
+    fn queue_keys(&self) -> [[&[u8]; 5]; 4] {
         let h = [self.key, b"", b"", b"", b""];
-        [h, self.base.aux(b":sq", b""), self.base.aux(b":st", b"")]
+        [h, self.base.aux(b":sg", b""), self.base.aux(b":sq", b""), self.base.aux(b":st", b"")]
     }
 
     fn wake_list<'t>(&'t self, token: &'t [u8]) -> [&'t [u8]; 5] {
@@ -134,9 +135,9 @@ impl Request for Step<'_> {
     fn encode(&self, form: Form, out: &mut Vec<u8>) {
         let (mut a, mut b, mut c) = (itoa_buf(), itoa_buf(), itoa_buf());
         let me = self.member.as_bytes();
-        let [h, q, t] = self.queue_keys();
+        let [h, g, q, t] = self.queue_keys();
         let own = self.wake_list(self.token.as_bytes());
-        let all: [&[&[u8]]; 4] = [&h, &q, &t, &own];
+        let all: [&[&[u8]]; 5] = [&h, &g, &q, &t, &own];
         let keys = |n: usize| if self.single { &all[..1] } else { &all[..n] };
         let token_if = |find: bool| -> &[u8] { if find { self.token.as_bytes() } else { b"" } };
         match self.op {
@@ -147,7 +148,7 @@ impl Request for Step<'_> {
                         flags.push(f);
                     }
                 }
-                let n = if how.pop_follows { 4 } else { 3 };
+                let n = if how.pop_follows { 5 } else { 4 };
                 let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms), format_int(&mut c, grant_ms), &flags];
                 script_call(out, &TAKE, form, keys(n), &args);
             }
@@ -160,16 +161,16 @@ impl Request for Step<'_> {
                 script_call(out, &LEAVE, form, &all, &args);
             }
             SharedOp::Release { grant_ms, find } => {
-                script_call(out, &RELEASE, form, keys(3), &[me, token_if(find), format_int(&mut a, grant_ms)]);
+                script_call(out, &RELEASE, form, keys(4), &[me, token_if(find), format_int(&mut a, grant_ms)]);
             }
             SharedOp::Extend { ttl_ms, raise, find } => {
                 let args = [me, token_if(find), format_int(&mut a, ttl_ms), if raise { b"1" } else { b"0" }];
                 script_call(out, &EXTEND, form, &all[..1], &args);
             }
-            SharedOp::Inspect => script_call(out, &INSPECT, form, &all[..2], &[]),
+            SharedOp::Inspect => script_call(out, &INSPECT, form, &[&h, &q], &[]),
             SharedOp::Wake { members, grant_ms } => {
                 let lists: Vec<[&[u8]; 5]> = members.iter().map(|m| self.wake_list(token_of(m))).collect();
-                let keys: Vec<&[&[u8]]> = std::iter::once(&h[..]).chain(lists.iter().map(|l| &l[..])).collect();
+                let keys: Vec<&[&[u8]]> = [&h[..], &g[..]].into_iter().chain(lists.iter().map(|l| &l[..])).collect();
                 let args: Vec<&[u8]> = std::iter::once(format_int(&mut a, grant_ms)).chain(members.iter().map(|m| &m[..])).collect();
                 script_call(out, &WAKE, form, &keys, &args);
             }
@@ -177,13 +178,14 @@ impl Request for Step<'_> {
     }
 }
 
-/// A take's, release's or leave's reply: whether we hold (or released),
+/// A take's, release's or leave's reply: its code (1 held or released, 0
+/// not; a take's 2: a change of the token's hold in another mode refused),
 /// and the members let in, to wake.
-pub fn verdict(reply: &Reply) -> Option<(bool, Vec<Vec<u8>>)> {
+pub fn verdict(reply: &Reply) -> Option<(i64, Vec<Vec<u8>>)> {
     let Reply::Array(items) = reply else { return None };
     let (first, rest) = items.split_first()?;
-    let held = match first {
-        Reply::Int(n) => *n == 1,
+    let code = match first {
+        Reply::Int(n @ 0..=2) => *n,
         _ => return None,
     };
     let mut woken = Vec::with_capacity(rest.len());
@@ -193,7 +195,7 @@ pub fn verdict(reply: &Reply) -> Option<(bool, Vec<Vec<u8>>)> {
             _ => return None,
         }
     }
-    Some((held, woken))
+    Some((code, woken))
 }
 
 /// What a blocking pop popped from our list: `a` (our take ended it) or `h`
