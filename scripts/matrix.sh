@@ -39,8 +39,8 @@ cell_pkgs() {
   local p=("${common_pkgs[@]}" "php$php-cli" "php$php-dev" "php$php-fpm" "php$php-mbstring" "php$php-xml"
            redis-server redis-tools redis-sentinel phpunit php-symfony-lock)
   case $1 in
-    oldest) p+=(php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
-    stable) p+=(valkey-server valkey-tools valkey-sentinel php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
+    oldest) p+=(php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
+    stable) p+=(valkey-server valkey-tools valkey-sentinel php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
     # composer: FrameworkBundle's container needs Composer\InstalledVersions.
     newest|next) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
                      php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle composer) ;;

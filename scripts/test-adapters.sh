@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# PHPUnit tests of adapters/ (symfony/lock store, Laravel cache locks) against
-# a throwaway redis-server on a free loopback port, with the built extension.
+# PHPUnit tests of adapters/ (symfony/lock store with shared locks, symfony/
+# semaphore store, Laravel cache locks and funnels) against a throwaway
+# redis-server on a free loopback port, with the built extension; the
+# frameworks' own store tests among them (testsuite "upstream").
 #   REDIS_LOCK_SO      the extension (default: target/release/libredis_lock.so)
 #   extra arguments go to phpunit (e.g. --filter testExpiry)
 # Needs: phpunit php-symfony-lock php-illuminate-cache php-illuminate-container
 #        php-illuminate-config redis-server redis-tools (Debian packages).
+# Optional: php-symfony-semaphore (without it the RedisSemaphoreStore tests,
+#        ours and symfony's, are skipped, saying so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +25,10 @@ done
 if (( ${#missing[@]} )); then
   echo "missing Debian packages: ${missing[*]} (apt-get install ${missing[*]})" >&2
   exit 2
+fi
+
+if ! dpkg-query -W -f='${Status}' php-symfony-semaphore 2>/dev/null | grep -q 'install ok installed'; then
+  echo "php-symfony-semaphore is not installed: the symfony/semaphore store tests are skipped" >&2
 fi
 
 # shellcheck source=throwaway_redis.sh

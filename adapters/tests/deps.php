@@ -1,8 +1,8 @@
 <?php
 
 // Autoloaders shared by the PHPUnit process and its child processes: Debian's
-// autoloaders of symfony/lock and illuminate/*, the package's own, and the
-// tests' (RedisLock\Tests\ => tests/).
+// autoloaders of symfony/lock and illuminate/* (and of symfony/semaphore where
+// it is installed), the package's own, and the tests' (RedisLock\Tests\ => tests/).
 
 declare(strict_types=1);
 
@@ -19,6 +19,14 @@ foreach ([
         exit(2);
     }
     require_once $path;
+}
+
+// Optional: symfony/semaphore (RedisSemaphoreStore's tests are skipped without it).
+foreach (['Symfony/Component/Semaphore/autoload.php'] as $file) {
+    $path = stream_resolve_include_path($file) ?: '/usr/share/php/' . $file;
+    if (is_file($path)) {
+        require_once $path;
+    }
 }
 
 require_once __DIR__ . '/../autoload.php';

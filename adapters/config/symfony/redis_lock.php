@@ -10,6 +10,10 @@
  *
  * - `redis_lock.store`: the store, on the DSN in REDIS_LOCK_SERVER (unset:
  *   the redis_lock.server INI setting), with symfony's default TTL of 300 s;
+ *   a third argument `true` makes its locks read/write locks, so that
+ *   Lock::acquireRead() takes shared locks (see RedisLockStore: then every
+ *   lock of the store is one, and other code must not use the same names as
+ *   plain locks);
  * - `lock.factory` and the LockFactory type (autowiring): a LockFactory over
  *   that store, replacing the factory framework.lock makes. An application's
  *   own service definitions win over the bundle's, whatever store

@@ -9,7 +9,8 @@ use Illuminate\Contracts\Cache\LockProvider;
 /**
  * Makes NativeLocks: lock($name, $seconds, $owner) and restoreLock($name,
  * $owner), the latter to release or check from another process a lock whose
- * owner was passed along (a queued job, another request).
+ * owner was passed along (a queued job, another request); and
+ * semaphoreFunnel($name), a Funnel on this provider's server and prefix.
  */
 class NativeLockProvider implements LockProvider
 {
@@ -53,5 +54,23 @@ class NativeLockProvider implements LockProvider
     public function restoreLock($name, $owner)
     {
         return $this->lock($name, 0, $owner);
+    }
+
+    /**
+     * A concurrency limiter on a RedisSemaphore named prefix . $name, in the
+     * shape of Cache::funnel() (see Funnel): through the cache manager,
+     * Cache::store('redis_lock')->semaphoreFunnel('imports')->limit(4)->block(5)->then(...).
+     * A timeout throws Illuminate\Cache\Limiters\LimiterTimeoutException, as
+     * Cache::funnel() does (before Laravel 12, which lacks that class,
+     * Illuminate\Contracts\Redis\LimiterTimeoutException).
+     *
+     * @param  string  $name
+     * @return Funnel
+     */
+    public function semaphoreFunnel($name)
+    {
+        $timeout = 'Illuminate\\Cache\\Limiters\\LimiterTimeoutException';
+
+        return new Funnel($this->prefix . $name, $this->server, class_exists($timeout) ? $timeout : null);
     }
 }

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace RedisLock\Symfony;
 
 use RedisLock\Internal\Server;
+use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
 use Symfony\Component\Lock\BlockingStoreInterface;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
@@ -13,8 +14,8 @@ use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\Store\ExpiringStoreTrait;
 
 /**
- * A symfony/lock store on the redis_lock extension (RedisMutexLock's
- * owner-level API), with the semantics of symfony's own RedisStore:
+ * A symfony/lock store on the redis_lock extension, with the semantics of
+ * symfony's own RedisStore:
  *
  * - the lock is the Redis key redis_lock.prefix . (string) $key, its value the
  *   Key's token, kept in the Key's state under this class (a fresh
@@ -36,44 +37,80 @@ use Symfony\Component\Lock\Store\ExpiringStoreTrait;
  *   its previous exception; Lock turns it into LockAcquiringException /
  *   LockReleasingException as it does for any store.
  *
+ * Shared (read) locks: the store is a BlockingSharedLockStoreInterface, and
+ * what Lock::acquireRead() gets depends on $shared:
+ *
+ * - $shared = false (the default): every lock of the store is a
+ *   RedisMutexLock, as above, and saveRead() / waitAndSaveRead() take it
+ *   exclusively, exactly what symfony's Lock does with a store without shared
+ *   locks ("fallback to WriteLock"): correct, never shared. The locks stay plain
+ *   Redis strings holding the token, the same keys as Laravel's locks and
+ *   RedisMutexLock::acquire() of the same name.
+ * - $shared = true: every lock of the store, read or write, is a
+ *   RedisReadWriteLock (owner-level calls), so that a write lock excludes the
+ *   read locks of the same resource: saveRead() takes a read hold (many Keys at
+ *   once), save() the write lock; waitAndSaveRead() (Lock::acquireRead(true))
+ *   and waitAndSave() wait in the lock's FIFO queue, which serves readers and
+ *   writers in arrival order (a reader that arrives after a queued writer waits
+ *   behind it, so writers are not starved), and are woken by the release that
+ *   lets them in, without polling. A Key that holds the write lock and calls
+ *   saveRead() is demoted at once; a Key that holds a read lock and calls
+ *   save() is promoted when it is the only holder, and gets
+ *   LockConflictedException (keeping its read lock) otherwise. waitAndSave()
+ *   of such a Key (Lock::acquire(true) after acquireRead(), symfony's
+ *   documented promotion) keeps its read lock and waits until the other readers
+ *   are gone, looking every 100 ms as symfony's Lock does: the extension never
+ *   queues a promotion, since two readers waiting to promote would wait for each
+ *   other. It ends with LockConflictedException if the Key's read lock is lost
+ *   meanwhile (expired, or released from elsewhere). A resource's keys hold
+ *   one kind of lock: the same name used by a store with $shared = false, by
+ *   RedisMutexLock or by RedisSemaphore fails with a LockStorageException
+ *   (the extension's RedisLockException), never silently.
+ *
  * Renewal is symfony's: Lock::refresh(). Locks of this store are never renewed
  * by the extension, whatever redis_lock.auto_renew says, and outlive the request
  * that took them (until released or expired), as with symfony's RedisStore.
  * TTLs are sent in whole milliseconds, rounded up, at least 3 ms (the
  * extension's minimum).
  */
-class RedisLockStore implements BlockingStoreInterface
+class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
 {
     use ExpiringStoreTrait;
 
     /** The timeout of waitAndSave(): seconds, in practice forever. */
     public const WAIT_SECONDS = 1e9;
 
+    /** Microseconds between two attempts to promote a read lock that others share (symfony's Lock: 100 ms). */
+    public const PROMOTION_POLL_MICROSECONDS = 100000;
+
     /** The extension's largest TTL in milliseconds. */
     private const MAX_TTL = 4611686018427387903;
 
     private ?string $server;
     private float $initialTtl;
+    private bool $shared;
 
     /**
      * @param string|null $server     a redis_lock.server DSN for this store's calls (null: redis_lock.server)
      * @param float       $initialTtl the expiration delay of locks in seconds
+     * @param bool        $shared     true: read/write locks (RedisReadWriteLock) for every resource of the store;
+     *                                false: exclusive locks (RedisMutexLock), acquireRead() takes them exclusively
      */
-    public function __construct(?string $server = null, float $initialTtl = 300.0)
+    public function __construct(?string $server = null, float $initialTtl = 300.0, bool $shared = false)
     {
         if ($initialTtl <= 0) {
             throw new InvalidTtlException(sprintf('"%s()" expects a strictly positive TTL. Got %d.', __METHOD__, $initialTtl));
         }
         $this->server = $server;
         $this->initialTtl = $initialTtl;
+        $this->shared = $shared;
     }
 
     public function save(Key $key): void
     {
         $token = $this->getUniqueToken($key);
         $key->reduceLifetime($this->initialTtl);
-        $ttl = self::milliseconds($this->initialTtl);
-        if (!$this->call(static fn (): bool => \RedisMutexLock::acquire((string) $key, $token, $ttl, 0, false))) {
+        if (!$this->acquire($key, $token, true, 0)) {
             throw new LockConflictedException();
         }
 
@@ -83,28 +120,54 @@ class RedisLockStore implements BlockingStoreInterface
     public function waitAndSave(Key $key): void
     {
         $token = $this->getUniqueToken($key);
-        $ttl = self::milliseconds($this->initialTtl);
-        if (!$this->call(static fn (): bool => \RedisMutexLock::acquire((string) $key, $token, $ttl, self::WAIT_SECONDS, false))) {
-            throw new LockConflictedException();
+        if (!$this->acquire($key, $token, true, self::WAIT_SECONDS)) {
+            if (!$this->shared) {
+                throw new LockConflictedException();
+            }
+            // A wait is refused only where it would promote this Key's read
+            // lock while others share it: the extension never queues that.
+            $this->awaitPromotion($key, $token);
         }
 
-        // The TTL of a lock handed over after a wait began when the extension
-        // confirmed it, at a moment this call is not told: set it again from
-        // now, so that the Key's lifetime is a lower bound of the real one.
+        $this->resetTtlAfterWait($key, $token);
+    }
+
+    public function saveRead(Key $key): void
+    {
+        if (!$this->shared) {
+            $this->save($key);
+
+            return;
+        }
+        $token = $this->getUniqueToken($key);
         $key->reduceLifetime($this->initialTtl);
-        if (!$this->call(static fn (): bool => \RedisMutexLock::extendOwner((string) $key, $token, $ttl))) {
+        if (!$this->acquire($key, $token, false, 0)) {
             throw new LockConflictedException();
         }
 
         $this->checkNotExpired($key);
     }
 
+    public function waitAndSaveRead(Key $key): void
+    {
+        if (!$this->shared) {
+            $this->waitAndSave($key);
+
+            return;
+        }
+        $token = $this->getUniqueToken($key);
+        if (!$this->acquire($key, $token, false, self::WAIT_SECONDS)) {
+            throw new LockConflictedException();
+        }
+
+        $this->resetTtlAfterWait($key, $token);
+    }
+
     public function putOffExpiration(Key $key, float $ttl): void
     {
         $token = $this->getUniqueToken($key);
         $key->reduceLifetime($ttl);
-        $milliseconds = self::milliseconds($ttl);
-        if (!$this->call(static fn (): bool => \RedisMutexLock::extendOwner((string) $key, $token, $milliseconds))) {
+        if (!$this->extendOwner($key, $token, self::milliseconds($ttl))) {
             throw new LockConflictedException();
         }
 
@@ -114,22 +177,95 @@ class RedisLockStore implements BlockingStoreInterface
     public function delete(Key $key): void
     {
         $token = $this->getUniqueToken($key);
+        $name = (string) $key;
         // Like symfony's RedisStore: a lock that is not ours is left alone
         // silently; Lock::release() then checks exists().
-        $this->call(static fn (): bool => \RedisMutexLock::releaseOwner((string) $key, $token));
+        if ($this->shared) {
+            $this->call(static fn (): bool => \RedisReadWriteLock::releaseOwner($name, $token));
+        } else {
+            $this->call(static fn (): bool => \RedisMutexLock::releaseOwner($name, $token));
+        }
     }
 
     public function exists(Key $key): bool
     {
         $token = $this->getUniqueToken($key);
+        $name = (string) $key;
+        if ($this->shared) {
+            return $this->call(static fn (): ?string => \RedisReadWriteLock::modeOf($name, $token)) !== null;
+        }
 
-        return $this->call(static fn (): ?string => \RedisMutexLock::owner((string) $key)) === $token;
+        return $this->call(static fn (): ?string => \RedisMutexLock::owner($name)) === $token;
     }
 
     /** The server of this store's calls; null: redis_lock.server. */
     public function getServer(): ?string
     {
         return $this->server;
+    }
+
+    /** Whether the store's locks are read/write locks (see the class comment). */
+    public function isShared(): bool
+    {
+        return $this->shared;
+    }
+
+    /** One acquisition for the Key's token: write (exclusive) or read, waiting up to $timeout seconds. */
+    private function acquire(Key $key, string $token, bool $write, float $timeout): bool
+    {
+        $name = (string) $key;
+        $ttl = self::milliseconds($this->initialTtl);
+        if ($this->shared) {
+            return $this->call(static fn (): bool => \RedisReadWriteLock::acquireOwner($name, $token, $write, $ttl, $timeout));
+        }
+
+        return $this->call(static fn (): bool => \RedisMutexLock::acquire($name, $token, $ttl, $timeout, false));
+    }
+
+    private function extendOwner(Key $key, string $token, int $milliseconds): bool
+    {
+        $name = (string) $key;
+        if ($this->shared) {
+            return $this->call(static fn (): bool => \RedisReadWriteLock::extendOwner($name, $token, $milliseconds));
+        }
+
+        return $this->call(static fn (): bool => \RedisMutexLock::extendOwner($name, $token, $milliseconds));
+    }
+
+    /**
+     * The TTL of a lock handed over after a wait began when the extension
+     * confirmed it, at a moment this call is not told: set it again from now,
+     * so that the Key's lifetime is a lower bound of the real one.
+     */
+    private function resetTtlAfterWait(Key $key, string $token): void
+    {
+        $key->reduceLifetime($this->initialTtl);
+        if (!$this->extendOwner($key, $token, self::milliseconds($this->initialTtl))) {
+            throw new LockConflictedException();
+        }
+
+        $this->checkNotExpired($key);
+    }
+
+    /**
+     * Promotes the read lock of $token once no other reader holds the
+     * resource, keeping it meanwhile (see the class comment).
+     */
+    private function awaitPromotion(Key $key, string $token): void
+    {
+        $name = (string) $key;
+        while (true) {
+            usleep(self::PROMOTION_POLL_MICROSECONDS + random_int(-10000, 10000));
+            // Right before the attempt, so that an attempt never takes the
+            // lock afresh for a Key whose read lock is gone (that would be no
+            // promotion: others may have written meanwhile).
+            if ($this->call(static fn (): ?string => \RedisReadWriteLock::modeOf($name, $token)) !== 'read') {
+                throw new LockConflictedException();
+            }
+            if ($this->acquire($key, $token, true, 0)) {
+                return;
+            }
+        }
     }
 
     private function getUniqueToken(Key $key): string

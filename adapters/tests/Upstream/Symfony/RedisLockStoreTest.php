@@ -14,8 +14,10 @@ use Symfony\Component\Lock\PersistingStoreInterface;
  * AbstractStoreTestCase, ExpiringStoreTestTrait with a clock delay of
  * 250 ms, BlockingStoreTestTrait where the store is a BlockingStoreInterface).
  *
- * Not used: SharedLockStoreTestTrait (RedisLockStore is no
- * SharedLockStoreInterface: no read locks), UnserializableTestTrait (a Key of
+ * Not used here: SharedLockStoreTestTrait (this store, $shared = false,
+ * takes read locks exclusively, as symfony's Lock does with a store without
+ * shared locks; RedisLockSharedStoreTest runs it, with the other traits,
+ * against the store with $shared = true), UnserializableTestTrait (a Key of
  * this store serializes, as with RedisStore: another process may release it),
  * AbstractRedisStoreTestCase::testBackwardCompatibility (the Lua script and
  * key value layout of symfony's RedisStore), Tests/LockTest.php (Lock against

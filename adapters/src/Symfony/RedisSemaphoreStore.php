@@ -1,0 +1,148 @@
+<?php
+
+declare(strict_types=1);
+
+namespace RedisLock\Symfony;
+
+use RedisLock\Internal\Server;
+use Symfony\Component\Semaphore\Exception\InvalidArgumentException;
+use Symfony\Component\Semaphore\Exception\RuntimeException;
+use Symfony\Component\Semaphore\Exception\SemaphoreAcquiringException;
+use Symfony\Component\Semaphore\Exception\SemaphoreExpiredException;
+use Symfony\Component\Semaphore\Exception\SemaphoreStorageException;
+use Symfony\Component\Semaphore\Key;
+use Symfony\Component\Semaphore\PersistingStoreInterface;
+
+/**
+ * A symfony/semaphore store on the redis_lock extension (RedisSemaphore's
+ * owner-level API), with the semantics of symfony's own RedisStore:
+ *
+ * - the semaphore is redis_lock.prefix . (string) $key; a Key takes
+ *   getWeight() of its getLimit() permits, for the Key's token, kept in the
+ *   Key's state under this class (a fresh RedisMutexLock::newOwner() the first
+ *   time), so that a serialized Key lets another process check, refresh or
+ *   release them;
+ * - save($key, $ttlInSecond): one attempt, for $ttlInSecond seconds;
+ *   SemaphoreAcquiringException when fewer than getWeight() permits are free
+ *   (held permits never exceed the largest limit of their holders, and a Key is
+ *   never let in past its own limit); the permits of a Key that already holds
+ *   them stay held (their lease set to $ttlInSecond);
+ * - putOffExpiration(): sets the lease of the Key's permits;
+ *   SemaphoreExpiredException when the Key holds none (expired, released, never
+ *   taken); delete(): gives them back (handing them to the next waiter of
+ *   RedisSemaphore::acquire()), silently when the Key holds none; exists():
+ *   the Key holds permits now;
+ * - each permit has its own lease, so the permits of a crashed holder come
+ *   back when its lease runs out, whoever else holds the semaphore (symfony's
+ *   RedisStore keeps one expiry per semaphore key);
+ * - a RedisLockException (Redis unreachable, no reply, an error reply, the
+ *   name used by another kind of lock) becomes a SemaphoreStorageException
+ *   (symfony/semaphore 7.3+; before, its RuntimeException) with the same
+ *   message and the RedisLockException as its previous exception; Semaphore
+ *   turns it into its RuntimeException as it does for any store.
+ *
+ * symfony/semaphore has no blocking acquire: Semaphore::acquire() is one
+ * attempt. Permits of this store are never renewed by the extension, and
+ * outlive the request that took them (until released or expired). TTLs are
+ * sent in whole milliseconds, rounded up, at least 3 ms.
+ */
+class RedisSemaphoreStore implements PersistingStoreInterface
+{
+    /** The extension's largest TTL in milliseconds. */
+    private const MAX_TTL = 4611686018427387903;
+
+    private ?string $server;
+
+    /**
+     * @param string|null $server a redis_lock.server DSN for this store's calls (null: redis_lock.server)
+     */
+    public function __construct(?string $server = null)
+    {
+        $this->server = $server;
+    }
+
+    public function save(Key $key, float $ttlInSecond): void
+    {
+        if (0 > $ttlInSecond) {
+            throw new InvalidArgumentException("The TTL should be greater than 0, '$ttlInSecond' given.");
+        }
+        $token = $this->getUniqueToken($key);
+        $name = (string) $key;
+        $limit = $key->getLimit();
+        $weight = $key->getWeight();
+        $ttl = self::milliseconds($ttlInSecond);
+        if (!$this->call(static fn (): bool => \RedisSemaphore::acquireOwner($name, $token, $limit, $ttl, 0, $weight))) {
+            throw new SemaphoreAcquiringException($key, 'too few permits are free');
+        }
+    }
+
+    public function putOffExpiration(Key $key, float $ttlInSecond): void
+    {
+        if (0 > $ttlInSecond) {
+            throw new InvalidArgumentException("The TTL should be greater than 0, '$ttlInSecond' given.");
+        }
+        $token = $this->getUniqueToken($key);
+        $name = (string) $key;
+        $ttl = self::milliseconds($ttlInSecond);
+        if (!$this->call(static fn (): bool => \RedisSemaphore::extendOwner($name, $token, $ttl))) {
+            throw new SemaphoreExpiredException($key, 'its permits are not held');
+        }
+    }
+
+    public function delete(Key $key): void
+    {
+        $token = $this->getUniqueToken($key);
+        $name = (string) $key;
+        // Like symfony's RedisStore: permits that are not held are not an error.
+        $this->call(static fn (): bool => \RedisSemaphore::releaseOwner($name, $token));
+    }
+
+    public function exists(Key $key): bool
+    {
+        $token = $this->getUniqueToken($key);
+        $name = (string) $key;
+
+        return $this->call(static fn (): bool => \RedisSemaphore::holds($name, $token));
+    }
+
+    /** The server of this store's calls; null: redis_lock.server. */
+    public function getServer(): ?string
+    {
+        return $this->server;
+    }
+
+    private function getUniqueToken(Key $key): string
+    {
+        if (!$key->hasState(__CLASS__)) {
+            $key->setState(__CLASS__, \RedisMutexLock::newOwner());
+        }
+
+        return $key->getState(__CLASS__);
+    }
+
+    /**
+     * @template T
+     * @param \Closure(): T $call
+     * @return T
+     */
+    private function call(\Closure $call): mixed
+    {
+        try {
+            return Server::call($this->server, $call);
+        } catch (\RedisLockException $e) {
+            $class = class_exists(SemaphoreStorageException::class) ? SemaphoreStorageException::class : RuntimeException::class;
+
+            throw new $class($e->getMessage(), 0, $e);
+        }
+    }
+
+    private static function milliseconds(float $seconds): int
+    {
+        $milliseconds = ceil($seconds * 1000);
+        if (!($milliseconds < self::MAX_TTL)) { // also NAN and INF
+            return self::MAX_TTL;
+        }
+
+        return max(3, (int) $milliseconds);
+    }
+}
