@@ -55,6 +55,21 @@ const CONTENTION_TTL_SECONDS = 10;
 const CONTENTION_TIMEOUT_SECONDS = 30;
 
 /**
+ * One implementation of the rwlock or semaphore scenario (rwlock/*.php,
+ * semaphore/*.php), driven by shared_worker.php: K processes each take holds
+ * of the same key. hold() waits as the implementation waits when blocking
+ * (giving up after CONTENTION_TIMEOUT_SECONDS, with an exception), runs
+ * $section exactly once while the hold is taken, then releases it; it throws
+ * on any failure (not taken, release refused). Callback-shaped because some
+ * peers (Laravel's funnel) release only around a callback.
+ */
+interface SharedContender
+{
+    /** @param string $mode 'read' or 'write' (rwlock), 'permit' (semaphore) */
+    public function hold(string $key, string $mode, callable $section): void;
+}
+
+/**
  * A contender that spreads its lock over the first nodes() servers (Redlock):
  * the worker's check then looks for the key on all of them.
  */
@@ -1075,4 +1090,102 @@ function machine_facts(RedisServer|Masters $server): string
         $server->version(), phpversion('redis_lock') ?: '?', substr(hash_file('sha256', so_path()), 0, 12),
         phpversion('redis') ?: '?',
         $pkg('php-symfony-lock'), $pkg('php-illuminate-cache'));
+}
+
+/**
+ * The worker processes of the current run of the contention scenario
+ * (contention_worker.php) or the rwlock and semaphore scenarios
+ * (shared_worker.php); stopped by Workers::killAll(), which the scenario also
+ * registers as a shutdown function.
+ */
+final class Workers
+{
+    /** @var array<int, array{proc: resource, in: resource, out: resource, pidFile: string, buf?: string, status?: int}> */
+    public static array $list = [];
+
+    /** Closes worker $i's pipes and waits for its exit; records its exit status. */
+    public static function close(int $i): void
+    {
+        $w = &self::$list[$i];
+        foreach (['in', 'out'] as $p) {
+            if (is_resource($w[$p])) {
+                fclose($w[$p]);
+            }
+        }
+        if (!isset($w['status'])) {
+            $w['status'] = proc_close($w['proc']);
+            @unlink($w['pidFile']);
+        }
+    }
+
+    /** Kills (SIGKILL) every worker still running and forgets them all. */
+    public static function killAll(): void
+    {
+        foreach (self::$list as $i => $w) {
+            if (!isset($w['status']) && proc_get_status($w['proc'])['running']) {
+                proc_terminate($w['proc'], 9);
+            }
+            self::close($i);
+        }
+        self::$list = [];
+    }
+}
+/**
+ * Waits until every worker has printed the line $expect. Returns null, or why
+ * not: a worker that exited first (with its stderr) or the deadline.
+ */
+function await_line(string $expect, float $timeoutSeconds, string $errDir): ?string
+{
+    $deadline = hrtime(true) + (int) ($timeoutSeconds * 1e9);
+    $waiting = [];
+    foreach (array_keys(Workers::$list) as $i) {
+        Workers::$list[$i]['buf'] = '';
+        $waiting[$i] = true;
+    }
+    $k = count(Workers::$list);
+    while ($waiting) {
+        $left = $deadline - hrtime(true);
+        if ($left <= 0) {
+            return sprintf('%d of %d processes did not print "%s" within %.0f s', count($waiting), $k, $expect, $timeoutSeconds);
+        }
+        $read = array_map(fn ($i) => Workers::$list[$i]['out'], array_keys($waiting));
+        $write = $except = null;
+        if (@stream_select($read, $write, $except, intdiv($left, 1_000_000_000), intdiv($left % 1_000_000_000, 1000)) === false) {
+            return 'stream_select() failed';
+        }
+        foreach (array_keys($waiting) as $i) {
+            $out = Workers::$list[$i]['out'];
+            if (!in_array($out, $read, true)) {
+                continue;
+            }
+            $chunk = fread($out, 8192);
+            if ($chunk !== false) {
+                Workers::$list[$i]['buf'] .= $chunk;
+            }
+            if (str_contains(Workers::$list[$i]['buf'], "$expect\n")) {
+                unset($waiting[$i]);
+            } elseif (feof($out)) {
+                Workers::close($i);
+                $err = trim((string) @file_get_contents("$errDir/err-$i"));
+                return sprintf('process %d of %d ended (status %d) before "%s": %s', $i + 1, $k,
+                    Workers::$list[$i]['status'], $expect, $err === '' ? '(no message)' : $err);
+            }
+        }
+    }
+    return null;
+}
+
+/** How many values of the sorted list $xs are < $t (binary search). */
+function count_below(array $xs, int $t): int
+{
+    [$lo, $hi] = [0, count($xs)];
+    while ($lo < $hi) {
+        $mid = ($lo + $hi) >> 1;
+        if ($xs[$mid] < $t) {
+            $lo = $mid + 1;
+        } else {
+            $hi = $mid;
+        }
+    }
+    return $lo;
 }
