@@ -5,7 +5,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
 use super::args::{Float, Int, ReqInt, Str};
-use super::checks::{check_lock_seconds, check_timeout, check_ttl, non_empty, owner_token};
+use super::checks::{check_lock_seconds, check_timeout, check_ttl, non_empty};
 use super::errors::{unless_timed_out, Result};
 use super::shared::{self, built, mode_name};
 use crate::engine::policy::{Claim, Mode};
@@ -37,7 +37,7 @@ impl RedisReadWriteLock {
     /// Sets the lease of this process' hold on `$key` to `$lockSecond` seconds.
     #[php(defaults(lockSecond = 20))]
     pub fn extend(key: Str<'_>, lockSecond: Int<'_>) -> Result<bool> {
-        unless_timed_out(extend(key, lockSecond))
+        unless_timed_out(shared::extend_call("RedisReadWriteLock::extend", key, lockSecond))
     }
 
     /// Holders, modes and waiters of `$key`, and this process' hold.
@@ -53,17 +53,17 @@ impl RedisReadWriteLock {
 
     /// Releases the hold of `$owner`, from any process.
     pub fn release_owner(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
-        unless_timed_out(owner_args(key, owner).and_then(|(key, token)| shared::release_owned(key, token)))
+        unless_timed_out(shared::owner_args(key, owner).and_then(|(key, token)| shared::release_owned(key, token)))
     }
 
     /// Sets the lease (ms) of the hold of `$owner`.
     pub fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
-        unless_timed_out(extend_owner(key, owner, ttl))
+        unless_timed_out(shared::extend_owner_call(key, owner, ttl))
     }
 
     /// The mode of the hold of `$owner`: 'read', 'write' or null.
     pub fn mode_of(key: Str<'_>, owner: Str<'_>) -> Result<Option<String>> {
-        let mode = owner_args(key, owner).and_then(|(key, token)| shared::mode_of(key, &token));
+        let mode = shared::owner_args(key, owner).and_then(|(key, token)| shared::mode_of(key, &token));
         unless_timed_out(mode.map(|m| m.map(|m| mode_name(m).to_owned())))
     }
 }
@@ -76,12 +76,6 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, claim: Claim) ->
     shared::take(key, claim, timeout, lock_second * 1000)
 }
 
-fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
-    let (key, lock_second) = (key.get(1)?, lock_second.get(2)?);
-    let key = non_empty(key)?;
-    check_lock_seconds(2, lock_second)?;
-    shared::extend("RedisReadWriteLock::extend", key, lock_second * 1000)
-}
 
 fn inspect(key: Str<'_>) -> Result<Zval> {
     let key = key.get(1)?;
@@ -93,23 +87,12 @@ fn inspect(key: Str<'_>) -> Result<Zval> {
     })
 }
 
-/// A key and an owner token (arguments #1 and #2).
-fn owner_args<'a>(key: Str<'a>, owner: Str<'a>) -> Result<(&'a [u8], String)> {
-    let (key, owner) = (key.get(1)?, owner.get(2)?);
-    Ok((non_empty(key)?, owner_token(2, owner)?))
-}
 
 fn acquire_owner(key: Str<'_>, owner: Str<'_>, write: bool, ttl: ReqInt<'_>, timeout: Float<'_>) -> Result<bool> {
-    let (key, token) = owner_args(key, owner)?;
+    let (key, token) = shared::owner_args(key, owner)?;
     let (ttl, timeout) = (ttl.get(4)?, timeout.get(5)?);
     check_ttl(4, ttl)?;
     check_timeout(5, timeout)?;
     shared::acquire_owned(key, token, if write { Claim::WRITE } else { Claim::READ }, ttl, timeout)
 }
 
-fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
-    let (key, token) = owner_args(key, owner)?;
-    let ttl = ttl.get(3)?;
-    check_ttl(3, ttl)?;
-    shared::extend_owned(key, token, ttl)
-}

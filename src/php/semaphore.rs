@@ -5,7 +5,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
 use super::args::{Float, Int, ReqInt, Str};
-use super::checks::{check_limit, check_lock_seconds, check_timeout, check_ttl, non_empty, owner_token};
+use super::checks::{check_limit, check_lock_seconds, check_timeout, check_ttl, non_empty};
 use super::errors::{unless_timed_out, Fail, Result};
 use super::shared::{self, built};
 use crate::engine::policy::Claim;
@@ -31,7 +31,7 @@ impl RedisSemaphore {
     /// Sets the lease of this process' permit of `$key` to `$lockSecond` seconds.
     #[php(defaults(lockSecond = 20))]
     pub fn extend(key: Str<'_>, lockSecond: Int<'_>) -> Result<bool> {
-        unless_timed_out(extend(key, lockSecond))
+        unless_timed_out(shared::extend_call("RedisSemaphore::extend", key, lockSecond))
     }
 
     /// Holders, permits used and free, and waiters of `$key`.
@@ -47,17 +47,17 @@ impl RedisSemaphore {
 
     /// Gives back the permits of `$owner`, from any process.
     pub fn release_owner(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
-        unless_timed_out(owner_args(key, owner).and_then(|(key, token)| shared::release_owned(key, token)))
+        unless_timed_out(shared::owner_args(key, owner).and_then(|(key, token)| shared::release_owned(key, token)))
     }
 
     /// Sets the lease (ms) of the permits of `$owner`.
     pub fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
-        unless_timed_out(extend_owner(key, owner, ttl))
+        unless_timed_out(shared::extend_owner_call(key, owner, ttl))
     }
 
     /// Whether `$owner` holds permits of `$key` now.
     pub fn holds(key: Str<'_>, owner: Str<'_>) -> Result<bool> {
-        unless_timed_out(owner_args(key, owner).and_then(|(key, token)| Ok(shared::mode_of(key, &token)?.is_some())))
+        unless_timed_out(shared::owner_args(key, owner).and_then(|(key, token)| Ok(shared::mode_of(key, &token)?.is_some())))
     }
 }
 
@@ -70,12 +70,6 @@ fn acquire(key: Str<'_>, limit: ReqInt<'_>, timeout: Float<'_>, lock_second: Int
     shared::take(key, Claim::permits(limit, 1), timeout, lock_second * 1000)
 }
 
-fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
-    let (key, lock_second) = (key.get(1)?, lock_second.get(2)?);
-    let key = non_empty(key)?;
-    check_lock_seconds(2, lock_second)?;
-    shared::extend("RedisSemaphore::extend", key, lock_second * 1000)
-}
 
 fn inspect(key: Str<'_>) -> Result<Zval> {
     let key = key.get(1)?;
@@ -88,14 +82,9 @@ fn inspect(key: Str<'_>) -> Result<Zval> {
     })
 }
 
-/// A key and an owner token (arguments #1 and #2).
-fn owner_args<'a>(key: Str<'a>, owner: Str<'a>) -> Result<(&'a [u8], String)> {
-    let (key, owner) = (key.get(1)?, owner.get(2)?);
-    Ok((non_empty(key)?, owner_token(2, owner)?))
-}
 
 fn acquire_owner(key: Str<'_>, owner: Str<'_>, limit: ReqInt<'_>, ttl: ReqInt<'_>, timeout: Float<'_>, weight: Int<'_>) -> Result<bool> {
-    let (key, token) = owner_args(key, owner)?;
+    let (key, token) = shared::owner_args(key, owner)?;
     let (limit, ttl, timeout, weight) = (limit.get(3)?, ttl.get(4)?, timeout.get(5)?, weight.get(6)?);
     let limit = check_limit(3, limit)?;
     check_ttl(4, ttl)?;
@@ -107,9 +96,3 @@ fn acquire_owner(key: Str<'_>, owner: Str<'_>, limit: ReqInt<'_>, ttl: ReqInt<'_
     shared::acquire_owned(key, token, Claim::permits(limit, weight), ttl, timeout)
 }
 
-fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
-    let (key, token) = owner_args(key, owner)?;
-    let ttl = ttl.get(3)?;
-    check_ttl(3, ttl)?;
-    shared::extend_owned(key, token, ttl)
-}

@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use ext_php_rs::types::{ZendHashTable, Zval};
 
+use super::args::{Int, ReqInt, Str};
 use super::bridge::{answer, failure, node, registered, target};
+use super::checks::{check_lock_seconds, check_ttl, non_empty, owner_token};
 use super::errors::{lost, Fail, Result};
 use super::ini;
 use crate::engine::features::ownership::Holder;
@@ -76,8 +78,31 @@ pub fn release(method: &str, key: &[u8]) -> Result<bool> {
     })
 }
 
+/// `extend($key, $lockSecond)` of either class: sets the lease of this
+/// process' hold.
+pub fn extend_call(method: &str, key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
+    let (key, lock_second) = (key.get(1)?, lock_second.get(2)?);
+    let key = non_empty(key)?;
+    check_lock_seconds(2, lock_second)?;
+    extend(method, key, lock_second * 1000)
+}
+
+/// A key and an owner token (arguments #1 and #2 of the owner-level calls).
+pub fn owner_args<'a>(key: Str<'a>, owner: Str<'a>) -> Result<(&'a [u8], String)> {
+    let (key, owner) = (key.get(1)?, owner.get(2)?);
+    Ok((non_empty(key)?, owner_token(2, owner)?))
+}
+
+/// `extendOwner($key, $owner, $ttl)` of either class.
+pub fn extend_owner_call(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
+    let (key, token) = owner_args(key, owner)?;
+    let ttl = ttl.get(3)?;
+    check_ttl(3, ttl)?;
+    extend_owned(key, token, ttl)
+}
+
 /// Sets the lease of this process' hold of `key` to `ttl_ms`.
-pub fn extend(method: &str, key: &[u8], ttl_ms: i64) -> Result<bool> {
+fn extend(method: &str, key: &[u8], ttl_ms: i64) -> Result<bool> {
     let replicas = ini::settings().replicas()?;
     about(key, |server, limits, owner, _| match registered(&owner, server).filter(|l| !l.outlives_request) {
         Some(lock) => answer(policy::extend(&owner, &lock, ttl_ms, replicas, limits).map_err(|why| lost(method, key, &why))?),
@@ -110,7 +135,7 @@ pub fn release_owned(key: &[u8], token: String) -> Result<bool> {
     })
 }
 
-pub fn extend_owned(key: &[u8], token: String, ttl_ms: i64) -> Result<bool> {
+fn extend_owned(key: &[u8], token: String, ttl_ms: i64) -> Result<bool> {
     let replicas = ini::settings().replicas()?;
     about(key, |server, limits, mine, full_key| {
         let lock = owned(token, server, limits, full_key);
