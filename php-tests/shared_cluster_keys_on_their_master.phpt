@@ -34,6 +34,27 @@ echo "tagged: ", json_encode([RedisSemaphore::acquire('user:{7}:a', 1), RedisRea
 RedisSemaphore::release('user:{7}:a');
 RedisReadWriteLock::release('user:{7}:b');
 
+// While the slot migrates (keys still on the source), takes without a timeout and
+// releases work the single-key way, at once.
+$m1 = $masters[0];
+$tag = $c->keyOn($m1, 'x');
+$slot = $c->slot($tag);
+$mk = '{' . $tag . '}:mig';
+echo "before: permit ", json_encode(RedisSemaphore::acquire($mk, 2)), ", queued writer: ";
+$actor->send('RedisReadWriteLock::lockWrite', $mk . 'rw', 20);
+echo json_encode(RedisReadWriteLock::lockRead($mk . 'rw')), "/", rl_eventually(fn () => RedisReadWriteLock::inspect($mk . 'rw')['waiters'], 1, 5), "\n";
+$c->beginMigration($slot, $masters[1]);
+$t = rl_now();
+$calls = [RedisSemaphore::acquire($mk . 'b', 1), RedisSemaphore::release($mk), RedisReadWriteLock::release($mk . 'rw'), RedisSemaphore::release($mk . 'b')];
+echo "migrating: permit, releases: ", json_encode($calls), rl_now() - $t < 1 ? ' within 1 s' : ' too slow', "\n";
+echo "the queued writer gets it (at its next look): ", json_encode($actor->answer(10)['r']), ", releases: ", json_encode($actor->result('RedisReadWriteLock::release', $mk . 'rw')), "\n";
+$c->migrateKeys($slot);
+$c->finishMigration($slot);
+echo "after: ", json_encode([RedisSemaphore::acquire($mk, 2), RedisSemaphore::release($mk)]), "\n";
+// The writer took the lock the single-key way: its place in the queue lapses by itself.
+$left = fn () => array_sum(array_map(fn (RedisServer $m) => count(preg_grep('/mig/', $m->keys())), $masters));
+echo "the slot's queue keys expire: ", json_encode(rl_eventually($left, 0, 3.0) === 0), "\n";
+
 // A process ending with holds on every master: each is released at its request end.
 foreach ($masters as $m) {
     $actor->call('RedisSemaphore::acquire', substr($c->keyOn($m, 'lock:end'), strlen('lock:')), 3, 0, 60);
@@ -47,5 +68,10 @@ M1: read true, permit true, writer queued 1, keys on it 4 (hold, queue, leases, 
 M2: read true, permit true, writer queued 1, keys on it 4 (hold, queue, leases, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
 M3: read true, permit true, writer queued 1, keys on it 4 (hold, queue, leases, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
 tagged: [true,true], both on M1: ["lock:user:{7}:a","lock:user:{7}:b"]
+before: permit true, queued writer: true/1
+migrating: permit, releases: [true,true,true,true] within 1 s
+the queued writer gets it (at its next look): true, releases: true
+after: [true,true]
+the slot's queue keys expire: true
 held on every master: M1=1 M2=1 M3=1
 after its exit: M1=[] M2=[] M3=[]

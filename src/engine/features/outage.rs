@@ -6,13 +6,19 @@
 use std::time::{Duration, Instant};
 
 use crate::engine::error::{Cause, NodeError};
+use crate::engine::net::caps;
 use crate::engine::net::conn::Limits;
+use crate::engine::net::dsn::Server;
 use crate::engine::net::wait;
 
-/// The lease of a waiter that looks at its queue every `check`: past it,
-/// the waiter is taken for dead and passed over.
-pub fn lease_ms(check: Duration) -> i64 {
-    (check.as_millis().min(i64::MAX as u128 / 4) as i64) * 2 + 100
+/// The lease of a waiter on `server` that looks at its queue every `check`:
+/// past it, the waiter is taken for dead and passed over. A look comes after
+/// a blocking pop whose timeout ends only at a tick of the server's event
+/// loop (100 ms at Redis' default hz 10, 1 s at hz 1): a look may come that
+/// late, whatever `check` says.
+pub fn lease_ms(check: Duration, server: &Server) -> i64 {
+    let tick = caps::remembered(server).unwrap_or_default().tick();
+    (check.max(tick).as_millis().min(i64::MAX as u128 / 4) as i64) * 2 + 100
 }
 
 /// Why a wait ends on a failure.

@@ -29,12 +29,17 @@ pub enum Native {
     SetIfEq,
 }
 
-/// The native commands a server has.
+/// What a server can do: the native commands it has, and how often its
+/// event loop wakes (`hz`): a blocking pop's timeout ends only at such a tick.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Caps(u8);
+pub struct Caps {
+    natives: u8,
+    /// `hz` (0: not said).
+    hz: u16,
+}
 
 impl Caps {
-    pub const NONE: Caps = Caps(0);
+    pub const NONE: Caps = Caps { natives: 0, hz: 0 };
 
     fn bit(native: Native) -> u8 {
         match native {
@@ -45,21 +50,32 @@ impl Caps {
     }
 
     pub fn has(self, native: Native) -> bool {
-        self.0 & Self::bit(native) != 0
+        self.natives & Self::bit(native) != 0
     }
 
     pub fn with(self, native: Native) -> Caps {
-        Caps(self.0 | Self::bit(native))
+        Caps { natives: self.natives | Self::bit(native), ..self }
     }
 
     /// Without `native` (the server refused it: renamed, or an ACL).
     pub fn without(self, native: Native) -> Caps {
-        Caps(self.0 & !Self::bit(native))
+        Caps { natives: self.natives & !Self::bit(native), ..self }
+    }
+
+    /// The longest a blocking pop's timeout may be late: one tick of the
+    /// server's event loop (`1/hz`; Redis' default, hz 10, when not said).
+    pub fn tick(self) -> std::time::Duration {
+        std::time::Duration::from_millis(1000 / u64::from(if self.hz == 0 { 10 } else { self.hz }))
     }
 
     /// What `INFO server` says the server has. Valkey prints its own version
     /// beside a fixed `redis_version` it keeps for compatibility.
     pub fn of(info: &[u8]) -> Caps {
+        let hz = field(info, b"hz:").and_then(|v| std::str::from_utf8(v).ok()?.parse::<u16>().ok()).unwrap_or(0);
+        Caps { hz, ..Self::natives_of(info) }
+    }
+
+    fn natives_of(info: &[u8]) -> Caps {
         let at_least = |have: (u32, u32), want: (u32, u32)| have >= want;
         if let Some(v) = field(info, b"valkey_version:").and_then(version) {
             let mut caps = Caps::NONE;
@@ -106,5 +122,10 @@ mod tests {
         assert_eq!(Caps::of(b"-NOPERM"), Caps::NONE);
         assert_eq!(Caps::of(&info("redis_version:garbage")), Caps::NONE);
         assert_eq!(run_id(&info("redis_version:7.0.0")), Some(b"abc".to_vec()));
+        // The event loop's tick: a blocking pop's timeout may end that late.
+        assert_eq!(Caps::of(&info("redis_version:7.0.15\nhz:1")).tick(), std::time::Duration::from_secs(1));
+        assert_eq!(Caps::of(&info("redis_version:7.0.15\nhz:100")).tick(), std::time::Duration::from_millis(10));
+        assert_eq!(Caps::NONE.tick(), std::time::Duration::from_millis(100));
+        assert_eq!(Caps::of(&info("redis_version:8.6.3\nhz:1")).without(Native::DelEx).tick(), std::time::Duration::from_secs(1));
     }
 }

@@ -61,7 +61,6 @@ pub struct Place {
 /// while we wait (a restart) is waited out for one connect and read timeout.
 pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> (Outcome, Place) {
     let base = Base::of(key);
-    let lease_ms = lease_ms(check);
     let mut outage = Outage::new(limits);
     // A wake-up we popped from `N` for another waiter: passed on by its own
     // list in our next write.
@@ -112,6 +111,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         let forward = passed_on.take();
         let mut cmds = passing_on(key, token, &base, forward.as_deref());
         let at = cmds.len();
+        let lease_ms = lease_ms(check, &node.server);
         cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms }));
         cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }));
         let sent = Instant::now();

@@ -102,7 +102,6 @@ const GRANT_MS: i64 = GRANT.as_millis() as i64;
 pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, limits: &Limits) -> Outcome {
     let base = Base::of(key);
     let member = claim.member(token);
-    let lease_ms = lease_ms(take.check);
     let step = |op, single| Step { op, key, base: &base, member: &member, token, single };
     let mut outage = Outage::new(limits);
     // Woken: our next take finds the hold granted to us.
@@ -115,6 +114,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
         let pop = take.deadline.is_some() && !single && !woken;
         let how = TakeHow { join: take.deadline.is_some(), front: woken, owner: take.owner, pop_follows: pop };
         woken = false;
+        let lease_ms = lease_ms(take.check, &node.server);
         let mut cmds = vec![step(SharedOp::Take { ttl_ms: take.ttl_ms, lease_ms, grant_ms: GRANT_MS, how }, single)];
         if let (true, Some(deadline)) = (pop, take.deadline) {
             let block = take.check.min(deadline.saturating_duration_since(now)).max(Duration::from_millis(1));
@@ -146,6 +146,16 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
         if votes.iter().any(|v| matches!(v, Vote::Got(_))) {
             outage.reached();
         }
+        // The slot is being migrated: the single-key way, at once (a take
+        // without a timeout too).
+        if let Some(e) = failure.take_if(|e| matches!(e.cause, Cause::SlotUnstable { .. })) {
+            if single {
+                failure = Some(e);
+            } else {
+                told_migrating = true;
+                continue;
+            }
+        }
         let Some(deadline) = take.deadline else {
             return failure.map_or(Outcome::Refused, Outcome::failed);
         };
@@ -158,10 +168,6 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
             }
         };
         match failure {
-            Some(e) if matches!(e.cause, Cause::SlotUnstable { .. }) => {
-                told_migrating = true;
-                continue;
-            }
             Some(e) => {
                 if let Err(why) = outage.failed(e, deadline, take.check) {
                     return stop(why);
