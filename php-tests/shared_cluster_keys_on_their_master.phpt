@@ -40,9 +40,9 @@ $m1 = $masters[0];
 $tag = $c->keyOn($m1, 'x');
 $slot = $c->slot($tag);
 $mk = '{' . $tag . '}:mig';
-echo "before: permit ", json_encode(RedisSemaphore::acquire($mk, 2)), ", queued writer: ";
+echo "before: permit ", json_encode(RedisSemaphore::acquire($mk, 2)), ", read ", json_encode(RedisReadWriteLock::lockRead($mk . 'rw')), ", queued writer: ";
 $actor->send('RedisReadWriteLock::lockWrite', $mk . 'rw', 20);
-echo json_encode(RedisReadWriteLock::lockRead($mk . 'rw')), "/", rl_eventually(fn () => RedisReadWriteLock::inspect($mk . 'rw')['waiters'], 1, 5), "\n";
+echo rl_eventually(fn () => RedisReadWriteLock::inspect($mk . 'rw')['waiters'], 1, 5), "\n";
 $c->beginMigration($slot, $masters[1]);
 $t = rl_now();
 $calls = [RedisSemaphore::acquire($mk . 'b', 1), RedisSemaphore::release($mk), RedisReadWriteLock::release($mk . 'rw'), RedisSemaphore::release($mk . 'b')];
@@ -68,7 +68,7 @@ M1: read true, permit true, writer queued 1, keys on it 4 (hold, queue, leases, 
 M2: read true, permit true, writer queued 1, keys on it 4 (hold, queue, leases, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
 M3: read true, permit true, writer queued 1, keys on it 4 (hold, queue, leases, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
 tagged: [true,true], both on M1: ["lock:user:{7}:a","lock:user:{7}:b"]
-before: permit true, queued writer: true/1
+before: permit true, read true, queued writer: 1
 migrating: permit, releases: [true,true,true,true] within 1 s
 the queued writer gets it (at its next look): true, releases: true
 after: [true,true]

@@ -62,9 +62,29 @@ end "
     };
 }
 
+/// Lua: a clear error, before anything is written, when another client left
+/// a value of another type in one of the keys (K Q T N W): a script that
+/// failed halfway would keep its first writes (a lock handed to a waiter
+/// told that its call failed).
+macro_rules! typed_keys {
+    () => {
+        "\
+local function typed(i, want, role) \
+  if not KEYS[i] then return nil end \
+  local ty = redis.call('TYPE', KEYS[i])['ok'] \
+  if ty ~= 'none' and ty ~= want then return role .. ' is a ' .. ty end \
+  return nil \
+end \
+local mistyped = typed(1, 'string', 'the lock key') or typed(2, 'list', 'its queue') or typed(3, 'zset', \"its waiters' leases\") \
+  or typed(4, 'list', 'its shared wake-up list') or typed(5, 'list', 'a wake-up list') \
+if mistyped then return redis.error_reply('WRONGTYPE ' .. mistyped .. ', not what the lock keeps there') end \
+"
+    };
+}
+
 macro_rules! queue_script {
     ($body:literal) => {
-        Script::new(concat!(prelude!(), $body))
+        Script::new(concat!(typed_keys!(), prelude!(), $body))
     };
 }
 
@@ -76,6 +96,7 @@ macro_rules! queue_script {
 /// wake-up). KEYS: K Q T N W(own). ARGV: token ttl lease. Returns the first
 /// waiter behind us ('' if none) when we hold the lock, else 0.
 pub static ENQUEUE: Script = Script::new(concat!(
+    typed_keys!(),
     prelude!(),
     "\
 local k, q, t, n, w, me, ttl, lease = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]) \
@@ -140,7 +161,9 @@ local holder = redis.call('GET', KEYS[1]) \
 if holder and holder == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end \
 if not holder or (not ",
     mine!("holder", "ARGV[1]"),
-    " and ARGV[1] ~= '') then return 0 end \
+    " and ARGV[1] ~= '') then return 0 end ",
+    typed_keys!(),
+    "\
 local head = redis.call('LINDEX', KEYS[2], 0) \
 if not head then redis.call('DEL', KEYS[1]) return 1 end ",
     prelude!(),

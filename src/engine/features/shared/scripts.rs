@@ -88,7 +88,9 @@ end \
 }
 
 /// Lua: the call fails with a clear error when the lock key holds another
-/// kind of value (a mutex's string), before anything is touched.
+/// kind of value (a mutex's string), or another client left a value of
+/// another type in one of its queue's keys, before anything is written (a
+/// script that failed halfway would keep its first writes).
 macro_rules! a_shared_lock {
     () => {
         "\
@@ -96,6 +98,14 @@ local held_as = redis.call('TYPE', KEYS[1])['ok'] \
 if held_as ~= 'zset' and held_as ~= 'none' then \
   return redis.error_reply('WRONGTYPE the key is held as ' .. (held_as == 'string' and 'a mutex' or 'a ' .. held_as) .. ', not as a shared lock') \
 end \
+local function typed(i, want, role) \
+  if not KEYS[i] then return nil end \
+  local ty = redis.call('TYPE', KEYS[i])['ok'] \
+  if ty ~= 'none' and ty ~= want then return role .. ' is a ' .. ty end \
+  return nil \
+end \
+local mistyped = typed(3, 'list', 'its queue') or typed(4, 'zset', \"its waiters' places\") or typed(5, 'list', 'its wake-up list') \
+if mistyped then return redis.error_reply('WRONGTYPE ' .. mistyped .. ', not what the lock keeps there') end \
 "
     };
 }
