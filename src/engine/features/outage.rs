@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::error::{Cause, NodeError};
 use crate::engine::net::caps;
+use crate::engine::protocol::errors::ErrorKind;
 use crate::engine::net::conn::Limits;
 use crate::engine::net::dsn::Server;
 use crate::engine::net::wait;
@@ -19,6 +20,13 @@ use crate::engine::net::wait;
 pub fn lease_ms(check: Duration, server: &Server) -> i64 {
     let tick = caps::remembered(server).unwrap_or_default().tick();
     (check.max(tick).as_millis().min(i64::MAX as u128 / 4) as i64) * 2 + 100
+}
+
+/// Whether a multi-key step failed only for naming the queue's keys: their
+/// slot is being migrated, or an ACL user's key patterns cover the lock key
+/// but not its queue's (`~lock:*`). The single-key way still works.
+pub fn single_key_only(cause: &Cause) -> bool {
+    matches!(cause, Cause::SlotUnstable { .. } | Cause::Reply { kind: ErrorKind::NoPerm, .. })
 }
 
 /// Why a wait ends on a failure.

@@ -30,12 +30,32 @@ impl Leg<'_> {
             match expect {
                 Expect::Skip => {}
                 Expect::Identity => {
-                    // (An ACL user without +info: no natives, the address as identity.)
+                    // A server that refuses us altogether answers this first
+                    // question with the reason (maxclients reached, LOADING,
+                    // NOAUTH), then closes or refuses the rest: that reason is
+                    // this node's failure. An ACL user without +info (NOPERM,
+                    // or INFO renamed) goes on: no natives, the address as
+                    // identity; so does any other answer (a redirection is for
+                    // the request behind it to follow).
+                    if let Reply::Error(msg) = &reply {
+                        let kind = ErrorKind::of(msg);
+                        if matches!(kind, ErrorKind::Auth | ErrorKind::Other) {
+                            self.state = State::Closed;
+                            let text = printable(msg);
+                            return self.fail_all(match kind {
+                                ErrorKind::Auth => Cause::Auth(text),
+                                _ => Cause::Reply { kind, text },
+                            });
+                        }
+                    }
                     let info = match &reply {
                         Reply::Bulk(info) => &info[..],
                         _ => b"",
                     };
-                    conn.identity = Some(server_info::run_id(info).unwrap_or_else(|| conn.peer().into_bytes()));
+                    // (A socket whose peer cannot be named is named by the
+                    // address it was dialed at: two such nodes are never one.)
+                    let peer = || Some(conn.peer()).filter(|p| p != "unknown").unwrap_or_else(|| self.endpoint.to_string());
+                    conn.identity = Some(server_info::run_id(info).unwrap_or_else(|| peer().into_bytes()));
                     let learned = Caps::of(info);
                     conn.caps = Some(learned);
                     caps::remember(&self.endpoint, learned);

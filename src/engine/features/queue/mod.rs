@@ -25,7 +25,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::outage::{lease_ms, Outage, Stop};
+use super::outage::{lease_ms, single_key_only, Outage, Stop};
 use super::owner::{self, Owned};
 use super::ownership::{Ask, Question};
 use super::{ask, exchange};
@@ -220,15 +220,18 @@ fn passing_on<'a>(key: &'a [u8], token: &'a str, base: &'a Base<'a>, head: Optio
 
 /// Releases a lock taken on `node`, handing it to the first live waiter
 /// (`token` empty: whoever holds it). While the key's slot is being migrated
-/// the hand-off cannot run: the lock is deleted the single-key way, and the
-/// waiters find it free at their next look.
+/// (or where an ACL lets us touch the lock key only) the hand-off cannot run:
+/// the lock is deleted the single-key way, and the waiters find it free at
+/// their next look.
 pub fn release(node: &Node, key: &[u8], token: &str, place: &Place, limits: &Limits) -> Outcome {
     if !topology::migrating(&node.server, key) {
         let base = Base::of(key);
         let op = QueueOp::Handoff { base: &base, expected: &place.expected };
         match ask(node, &Step { op, key, token }, limits) {
             Vote::Got(Reply::Int(1)) => return Outcome::Confirmed { validity_ms: 0.0 },
-            Vote::Failed(e) if matches!(e.cause, Cause::SlotUnstable { .. }) => {}
+            // A migrating slot, or an ACL user whose key patterns cover the
+            // lock key but not its queue's (`~lock:*`): the single-key way.
+            Vote::Failed(e) if single_key_only(&e.cause) => {}
             Vote::Failed(e) => return Outcome::failed(e),
             _ => return Outcome::Refused,
         }

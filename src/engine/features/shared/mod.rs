@@ -19,7 +19,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::outage::{lease_ms, Outage, Stop};
+use super::outage::{lease_ms, single_key_only, Outage, Stop};
 use super::{ask, exchange};
 use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
@@ -263,7 +263,7 @@ pub fn release(node: &Node, key: &[u8], token: &str, claim: Claim, find: bool, l
                 }
                 None => Outcome::Refused,
             },
-            Vote::Failed(e) if !single && matches!(e.cause, Cause::SlotUnstable { .. }) => {
+            Vote::Failed(e) if !single && single_key_only(&e.cause) => {
                 single = true;
                 continue;
             }
