@@ -35,23 +35,23 @@ foreach ($attacks as $name => [$part, $how]) {
 ?>
 --EXPECTF--
 q as a string: release RedisLockException, again true, waiter RedisLockException, late no, overlaps none, keys without TTL none
-  release: RedisLockException: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s
-  waiter: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s
+  release: RedisLockException: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
+  waiter: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
   left: []
 t as a string: release RedisLockException, again true, waiter RedisLockException, late no, overlaps none, keys without TTL none
-  release: RedisLockException: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s
-  waiter: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s
+  release: RedisLockException: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
+  waiter: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
   left: []
 n as a hash: release RedisLockException, again %r(true|false)%r, waiter RedisLockException, late no, overlaps none, keys without TTL none
-  release: RedisLockException: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s
-  waiter: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s
+  release: RedisLockException: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
+  waiter: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
   left: []
 w:<waiter> as a string: release true, again -, waiter RedisLockException, late no, overlaps none, keys without TTL none
   waiter: Redis at 127.0.0.1:P1: error reply: WRONGTYPE a wake-up list is a string, not what the lock keeps there
   left: []
 K as a hash: release RedisLockException, again false, waiter RedisLockException, late no, overlaps none, keys without TTL none
-  release: RedisLockException: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s
-  waiter: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s
+  release: RedisLockException: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
+  waiter: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
   left: []
 K as another value: release false, again -, waiter false, late no, overlaps none, keys without TTL none
   left: []

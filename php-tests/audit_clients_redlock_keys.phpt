@@ -56,7 +56,7 @@ r1, one node a hash: lock array, extend array, unlock true
   nodes: hash none none
 r2, two nodes hashes: lock false
 r3, one node retyped while held: extend array, unlock true
-r4, two nodes retyped while held: extend RedisLockException: RedLock::extend(): fewer than 2 of 3 Redis nodes could be reached: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s; Redis at 127.0.0.1:P2: error reply: WRONGTYPE %s, unlock RedisLockException: RedLock::unlock(): fewer than 2 of 3 Redis nodes could be reached: Redis at 127.0.0.1:P1: error reply: WRONGTYPE %s; Redis at 127.0.0.1:P2: error reply: WRONGTYPE %s
+r4, two nodes retyped while held: extend RedisLockException: RedLock::extend(): fewer than 2 of 3 Redis nodes could be reached: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r; Redis at 127.0.0.1:P2: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r, unlock RedisLockException: RedLock::unlock(): fewer than 2 of 3 Redis nodes could be reached: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r; Redis at 127.0.0.1:P2: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
   unlock again once the hashes are gone: false
 r5, deleted and expired on two nodes: extend false, another lock array, unlock false
 r6, PERSISTed everywhere: unlock true

@@ -33,13 +33,14 @@ impl Leg<'_> {
                     // A server that refuses us altogether answers this first
                     // question with the reason (maxclients reached, LOADING,
                     // NOAUTH), then closes or refuses the rest: that reason is
-                    // this node's failure. An ACL user without +info (NOPERM,
-                    // or INFO renamed) goes on: no natives, the address as
-                    // identity; so does any other answer (a redirection is for
+                    // this node's failure. Any other error (an ACL user without
+                    // +info, INFO renamed, a proxy without it) goes on: no
+                    // natives, the address as identity (a redirection is for
                     // the request behind it to follow).
                     if let Reply::Error(msg) = &reply {
                         let kind = ErrorKind::of(msg);
-                        if matches!(kind, ErrorKind::Auth | ErrorKind::Other) {
+                        let refused = [&b"ERR max number of clients"[..], b"LOADING"].iter().any(|p| msg.starts_with(p));
+                        if kind == ErrorKind::Auth || refused {
                             self.state = State::Closed;
                             let text = printable(msg);
                             return self.fail_all(match kind {
