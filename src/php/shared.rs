@@ -162,7 +162,7 @@ pub fn mode_of(key: &[u8], token: &str) -> Result<Option<Mode>> {
 /// `more` gets the mode of this process' live hold, if any.
 pub fn inspection(key: &[u8], more: impl FnOnce(&Holds, Option<Mode>, &mut ZendHashTable) -> Result<()>) -> Result<Zval> {
     let (holds, mine) = look(key)?;
-    let lost = mine.as_ref().is_some_and(|h| h.renewal.and_then(policy::watchdog::lost).is_some());
+    let lost = mine.as_ref().is_some_and(|h| h.is_lost());
     let ours = mine.as_ref().filter(|_| !lost).and_then(|h| holds.holds.iter().find(|x| x.token == h.token.as_bytes()));
     let mut array = ZendHashTable::new();
     let mut list = ZendHashTable::new();

@@ -47,7 +47,7 @@ impl Held {
     }
 
     /// Whether its renewal failed (the watchdog marked it lost).
-    pub(super) fn is_lost(&self) -> bool {
+    pub fn is_lost(&self) -> bool {
         self.renewal.and_then(watchdog::lost).is_some()
     }
 

@@ -45,7 +45,7 @@ pub fn release_all(limits: &Limits) {
             match &lock.kind {
                 Kind::Queued(place) => Release::Handoff(Step { op: QueueOp::Handoff { base, expected: &place.expected }, key, token }),
                 Kind::Shared(_) => {
-                    let op = SharedOp::Release { grant_ms: shared::GRANT.as_millis() as i64, find: false };
+                    let op = SharedOp::Release { grant_ms: shared::GRANT_MS, find: false };
                     Release::Shared(shared::Step { op, key, base, member, token, single: false })
                 }
                 Kind::Quorum => Release::Plain(Owned { op: Op::Release, key, token }),
@@ -87,11 +87,10 @@ pub fn release_all(limits: &Limits) {
     if woken.is_empty() {
         return;
     }
-    let grant_ms = shared::GRANT.as_millis() as i64;
     let wakes: Vec<(usize, shared::Step<'_>)> = woken
         .iter()
         .map(|(server, i, members)| {
-            let op = SharedOp::Wake { members, grant_ms };
+            let op = SharedOp::Wake { members, grant_ms: shared::GRANT_MS };
             (*server, shared::Step { op, key: &locks[*i].key, base: &bases[*i], member: "", token: "", single: false })
         })
         .collect();

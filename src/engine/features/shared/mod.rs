@@ -93,7 +93,8 @@ pub struct Take {
     pub owner: bool,
 }
 
-const GRANT_MS: i64 = GRANT.as_millis() as i64;
+/// `GRANT` as the scripts take it.
+pub const GRANT_MS: i64 = GRANT.as_millis() as i64;
 
 /// Takes a hold of `key` on `node` for `token`, waiting in the queue as
 /// `take` says. A server that cannot be reached on the first step ends the
