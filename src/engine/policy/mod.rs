@@ -3,8 +3,10 @@
 //! classes go through here; no class decides it on its own. Its interface
 //! to the PHP faces is re-exported here.
 
+mod batch;
 pub mod hold;
 pub mod registry;
+mod renew;
 pub mod request_end;
 pub mod watchdog;
 

@@ -2,15 +2,15 @@
 //! concurrent round (after an uncaught exception, `exit()` or a fatal error
 //! too), or forgotten.
 
+use super::batch::Batch;
 use super::registry::{self, Kind};
 use super::watchdog;
-use crate::engine::features::exchange;
 use crate::engine::features::owner::{Op, Owned};
 use crate::engine::features::queue::{QueueOp, Step};
 use crate::engine::features::shared::{self, SharedOp};
 use crate::engine::net::conn::Limits;
 use crate::engine::protocol::slot::Base;
-use crate::engine::round::{Job, Node, Request, Vote};
+use crate::engine::round::{Node, Request, Vote};
 
 /// Forgets every registered lock without releasing it.
 pub fn forget_all() {
@@ -52,40 +52,22 @@ pub fn release_all(limits: &Limits) {
             }
         })
         .collect();
-    // Per server: its node, the releases pipelined to it, and whose they are.
-    let mut per_server: Vec<(Node, Vec<&dyn Request>, Vec<usize>)> = Vec::new();
+    let mut batch = Batch::default();
     for (i, (lock, release)) in locks.iter().zip(&releases).enumerate() {
-        let cmd = release.request();
         for node in &lock.nodes {
-            // On a Cluster, each key may live on another master: its own job.
-            match per_server.iter_mut().find(|(n, ..)| n.server == node.server && !n.server.is_routed()) {
-                Some((_, cmds, whose)) => {
-                    cmds.push(cmd);
-                    whose.push(i);
-                }
-                None => {
-                    let node = Node { server: node.server.clone(), timeout: limits.read, connect: limits.connect };
-                    per_server.push((node, vec![cmd], vec![i]));
-                }
-            }
+            let node = Node { server: node.server.clone(), timeout: limits.read, connect: limits.connect };
+            batch.add(i, &node, release.request());
         }
     }
-    let jobs: Vec<Job<'_>> = per_server.iter().map(|(node, reqs, _)| Job { node, reqs }).collect();
-    let votes = exchange(&jobs, limits);
     // The waiters that shared releases let in are woken in one more round
     // (a waiter not woken finds its grant at its next look).
     let mut woken: Vec<(usize, usize, Vec<Vec<u8>>)> = Vec::new();
-    for (server, (server_votes, (_, _, whose))) in votes.iter().zip(&per_server).enumerate() {
-        for (vote, &i) in server_votes.iter().zip(whose) {
-            if let (Kind::Shared(_), Vote::Got(reply)) = (&locks[i].kind, vote) {
-                if let Some((_, members)) = shared::verdict(reply).filter(|(_, m)| !m.is_empty()) {
-                    woken.push((server, i, members));
-                }
+    for (server, i, vote) in batch.run(limits) {
+        if let (Kind::Shared(_), Vote::Got(reply)) = (&locks[i].kind, vote) {
+            if let Some((_, members)) = shared::verdict(&reply).filter(|(_, m)| !m.is_empty()) {
+                woken.push((server, i, members));
             }
         }
-    }
-    if woken.is_empty() {
-        return;
     }
     let wakes: Vec<(usize, shared::Step<'_>)> = woken
         .iter()
@@ -94,14 +76,11 @@ pub fn release_all(limits: &Limits) {
             (*server, shared::Step { op, key: &locks[*i].key, base: &bases[*i], member: "", token: "", single: false })
         })
         .collect();
-    let jobs: Vec<(usize, Vec<&dyn Request>)> = per_server
-        .iter()
-        .enumerate()
-        .map(|(server, _)| (server, wakes.iter().filter(|(s, _)| *s == server).map(|(_, w)| w as &dyn Request).collect()))
-        .filter(|(_, reqs): &(usize, Vec<&dyn Request>)| !reqs.is_empty())
-        .collect();
-    let jobs: Vec<Job<'_>> = jobs.iter().map(|(server, reqs)| Job { node: &per_server[*server].0, reqs }).collect();
-    exchange(&jobs, limits);
+    let mut wake_batch = Batch::default();
+    for (i, (server, wake)) in wakes.iter().enumerate() {
+        wake_batch.add(i, batch.node(*server), wake);
+    }
+    wake_batch.run(limits);
 }
 
 /// A lock's release: handed to the first waiter where others may wait.

@@ -15,19 +15,16 @@
 //! of PHP's thread never cuts its waits short. A forked child inherits no
 //! renewals and no thread (its state starts afresh, `per_process.rs`).
 
+use std::collections::HashMap;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::engine::error::{self, Acked, Cause, NodeError};
-use crate::engine::features::lease::Lease;
+pub use super::renew::Renewal;
+use super::renew::{renew_all, Found};
+use crate::engine::error::{self, Cause, NodeError};
 use crate::engine::features::owner;
-use crate::engine::features::replicas::{replicas_have, Replicas};
-use crate::engine::features::shared;
-use crate::engine::net::conn::Limits;
 use crate::engine::net::process::{set_background, PerProcess};
 use crate::engine::net::threads;
-use crate::engine::round::quorum::Outcome;
-use crate::engine::round::Node;
 
 /// Why a renewed lock is no longer ours.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,22 +64,6 @@ impl std::fmt::Display for Lost {
     }
 }
 
-/// A lock to keep renewed.
-#[derive(Clone, Debug)]
-pub struct Renewal {
-    pub nodes: Vec<Node>,
-    pub key: Vec<u8>,
-    pub token: String,
-    pub ttl_ms: i64,
-    pub limits: Limits,
-    /// Renewals end so that the lock expires this long after it was taken.
-    pub max_hold: Option<Duration>,
-    /// A renewal counts once this many replicas have it (`wait_replicas`).
-    pub replicas: Option<Replicas>,
-    /// A hold of a shared lock (renewed in whatever mode it holds now).
-    pub shared: bool,
-}
-
 struct Entry {
     id: u64,
     renewal: Renewal,
@@ -98,7 +79,7 @@ struct Entry {
 
 #[derive(Default)]
 struct Table {
-    entries: Vec<Entry>,
+    entries: HashMap<u64, Entry>,
     next_id: u64,
     thread: Option<JoinHandle<()>>,
     stop: bool,
@@ -115,7 +96,7 @@ pub fn start(renewal: Renewal) -> u64 {
     let (id, thread) = TABLE.with(|t| {
         t.next_id += 1;
         let id = t.next_id;
-        t.entries.push(Entry {
+        t.entries.insert(id, Entry {
             id,
             due: now + ttl / 3,
             good_until: now + ttl,
@@ -129,7 +110,7 @@ pub fn start(renewal: Renewal) -> u64 {
             match threads::spawn("rl-renew", run) {
                 Ok(handle) => t.thread = Some(handle),
                 Err(e) => {
-                    if let Some(entry) = t.entries.last_mut() {
+                    if let Some(entry) = t.entries.get_mut(&id) {
                         entry.lost = Some(Lost::NoThread(e.to_string()));
                     }
                 }
@@ -145,15 +126,12 @@ pub fn start(renewal: Renewal) -> u64 {
 
 /// Stops renewing `id`; says whether it was lost meanwhile.
 pub fn stop(id: u64) -> Option<Lost> {
-    TABLE.with(|t| {
-        let i = t.entries.iter().position(|e| e.id == id)?;
-        t.entries.swap_remove(i).lost
-    })
+    TABLE.with(|t| t.entries.remove(&id)?.lost)
 }
 
 /// Whether `id` was lost (it stays renewed or lost until `stop`).
 pub fn lost(id: u64) -> Option<Lost> {
-    TABLE.with(|t| t.entries.iter().find(|e| e.id == id).and_then(|e| e.lost.clone()))
+    TABLE.with(|t| t.entries.get(&id).and_then(|e| e.lost.clone()))
 }
 
 /// Renews `id` with a new TTL, just set, from now on (after an extension).
@@ -169,7 +147,7 @@ pub fn raise_ttl(id: u64, ttl_ms: i64) {
 fn change_ttl(id: u64, ttl_ms: i64, raise_only: bool) {
     let now = Instant::now();
     TABLE.with(|t| {
-        let Some(e) = t.entries.iter_mut().find(|e| e.id == id && e.lost.is_none()) else { return };
+        let Some(e) = t.entries.get_mut(&id).filter(|e| e.lost.is_none()) else { return };
         if raise_only && ttl_ms <= e.renewal.ttl_ms {
             return;
         }
@@ -204,10 +182,14 @@ pub fn shutdown() {
 /// A TTL set in whole milliseconds may end this much before the cap.
 const CAP_SLACK: Duration = Duration::from_millis(1);
 
+/// Most renewals in one round (the rest go in the next, at once).
+const MAX_BATCH: usize = 4096;
+
 enum Next {
     Stop,
     Park(Option<Duration>),
-    Renew(u64, Renewal, Instant),
+    /// These (ids, and what to renew) are due.
+    Renew(Vec<u64>, Vec<(Renewal, Instant)>),
 }
 
 fn run() {
@@ -218,79 +200,44 @@ fn run() {
             if t.stop {
                 return Next::Stop;
             }
-            let live = t.entries.iter_mut().filter(|e| e.lost.is_none());
-            match live.min_by_key(|e| e.due) {
-                // At the cap: no more renewals; lost once its TTL ran out.
-                Some(e) if e.due <= now && e.renewal.max_hold.is_some_and(|m| now + CAP_SLACK >= e.taken + m) => {
-                    apply(e, Found::Capped);
-                    Next::Park(Some(Duration::ZERO))
+            let (mut ids, mut due) = (Vec::new(), Vec::new());
+            for e in t.entries.values_mut() {
+                if e.lost.is_some() || e.due > now || due.len() >= MAX_BATCH {
+                    continue;
                 }
-                Some(e) if e.due <= now => {
+                if e.renewal.max_hold.is_some_and(|m| now + CAP_SLACK >= e.taken + m) {
+                    // At the cap: no more renewals; lost once its TTL ran out.
+                    apply(e, Found::Capped);
+                } else {
                     // Not due again until this renewal reported back.
                     e.due = now + Duration::from_secs(3600);
-                    Next::Renew(e.id, e.renewal.clone(), e.taken)
+                    ids.push(e.id);
+                    due.push((e.renewal.clone(), e.taken));
                 }
-                Some(e) => Next::Park(Some(e.due - now)),
-                None => Next::Park(None),
             }
+            if !due.is_empty() {
+                return Next::Renew(ids, due);
+            }
+            let first = t.entries.values().filter(|e| e.lost.is_none()).map(|e| e.due).min();
+            Next::Park(first.map(|d| d.saturating_duration_since(now)))
         });
         match next {
             Next::Stop => return,
             Next::Park(Some(d)) => thread::park_timeout(d),
             Next::Park(None) => thread::park(),
-            Next::Renew(id, renewal, taken) => {
-                let done = std::panic::catch_unwind(|| renew(&renewal, taken));
-                let Ok(result) = done else { continue };
+            Next::Renew(ids, due) => {
+                let found = std::panic::catch_unwind(|| renew_all(&due));
                 TABLE.with(|t| {
-                    if let Some(e) = t.entries.iter_mut().find(|e| e.id == id) {
-                        apply(e, result);
+                    let found = found.into_iter().flatten().map(Some).chain(std::iter::repeat_with(|| None));
+                    for (id, f) in ids.iter().zip(found) {
+                        if let Some(e) = t.entries.get_mut(id) {
+                            // A renewal that never reported back is tried again soon.
+                            apply(e, f.unwrap_or(Found::Failed(Vec::new())));
+                        }
                     }
                 });
             }
         }
-    }
-}
-
-/// What one renewal found.
-enum Found {
-    /// The TTL now runs at least until `good_until`.
-    Renewed { good_until: Instant, ttl: Duration },
-    Refused,
-    Failed(Vec<NodeError>),
-    Capped,
-}
-
-fn renew(r: &Renewal, taken: Instant) -> Found {
-    let start = Instant::now();
-    let mut ttl_ms = r.ttl_ms;
-    if let Some(max_hold) = r.max_hold {
-        let left = (taken + max_hold).saturating_duration_since(start).as_millis() as i64;
-        if left <= 0 {
-            return Found::Capped;
-        }
-        ttl_ms = ttl_ms.min(left);
-    }
-    let ttl = Duration::from_millis(ttl_ms as u64);
-    let extended = match (r.shared, r.nodes.first()) {
-        (true, Some(node)) => shared::extend(node, &r.key, &r.token, shared::Claim::READ, ttl_ms, false, true, &r.limits),
-        _ => Lease::new(&r.nodes, &r.key, &r.token).extend(ttl_ms, &r.limits).outcome,
-    };
-    match extended {
-        Outcome::Confirmed { .. } => match (r.replicas, r.nodes.first()) {
-            // Waited for at most a sixth of the TTL: one thread renews every lock.
-            (Some(replicas), Some(node)) => {
-                let sixth = Duration::from_millis((ttl_ms / 6).max(1) as u64);
-                let replicas = Replicas { within: replicas.within.min(sixth), ..replicas };
-                match replicas_have(node, &r.key, &r.token, replicas, Acked::Renewal, &r.limits) {
-                    Ok(()) => Found::Renewed { good_until: start + ttl, ttl },
-                    Err(e) => Found::Failed(vec![e]),
-                }
-            }
-            _ => Found::Renewed { good_until: start + ttl, ttl },
-        },
-        Outcome::Refused => Found::Refused,
-        Outcome::Unreachable(errors) => Found::Failed(errors),
-        Outcome::Interrupted => Found::Failed(Vec::new()),
     }
 }
 
@@ -330,6 +277,7 @@ fn apply(e: &mut Entry, result: Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::net::conn::Limits;
 
     fn entry(ttl_ms: i64, max_hold: Option<Duration>) -> Entry {
         let now = Instant::now();
