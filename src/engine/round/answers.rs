@@ -1,6 +1,8 @@
 //! A leg's replies: logging in, each answer (NOSCRIPT resend, redirections,
 //! error replies, verdicts), and what is left when the round ends.
 
+use std::time::Instant;
+
 use super::leg::{Leg, State};
 use super::request::{self, Verdict};
 use super::ctx::Ctx;
@@ -62,8 +64,18 @@ impl Leg<'_> {
                     caps::remember(&self.endpoint, learned);
                 }
                 Expect::Auth | Expect::Select => self.on_login(expect, reply, ctx),
-                Expect::Answer(i) => self.on_answer(i, reply, ctx),
+                Expect::Answer(i) => {
+                    self.replied();
+                    self.on_answer(i, reply, ctx)
+                }
             }
+        }
+    }
+
+    /// A reply came: the rest of a long pipeline gets another timeout (up to its cap).
+    fn replied(&mut self) {
+        if let Some(next) = Instant::now().checked_add(self.job.node.timeout) {
+            self.reply_by = self.reply_by.max(next.min(self.reply_cap));
         }
     }
 

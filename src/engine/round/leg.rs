@@ -45,6 +45,8 @@ pub struct Leg<'a> {
     pub votes: Small<Option<Vote>>,
     pub(super) connect_by: Instant,
     pub(super) reply_by: Instant,
+    /// How far replies may move `reply_by` on (a long pipeline).
+    pub(super) reply_cap: Instant,
     pub alias_checked: bool,
     /// The earlier node that is the same server.
     pub alias_of: Option<usize>,
@@ -70,6 +72,7 @@ impl<'a> Leg<'a> {
             votes: Small::from_fn(job.reqs.len(), |_| None),
             connect_by: now,
             reply_by: now,
+            reply_cap: now,
             alias_checked: false,
             alias_of: None,
         }
@@ -216,6 +219,11 @@ impl<'a> Leg<'a> {
         // A blocking request's reply may come that much later.
         let blocks = self.job.reqs.iter().map(|req| req.blocks_for()).max().unwrap_or_default();
         self.reply_by = Instant::now() + self.job.node.timeout + blocks;
+        // A long pipeline (a request end's releases, due renewals): each reply
+        // gives the rest another timeout, up to one more per 1,000 requests;
+        // a server that stops answering still fails within one timeout.
+        let more = self.job.node.timeout.checked_mul((self.job.reqs.len() / 1000) as u32);
+        self.reply_cap = more.and_then(|d| self.reply_by.checked_add(d)).unwrap_or(self.reply_by);
         self.state = State::Sent(conn);
         self.flush(ctx);
     }
