@@ -19,10 +19,17 @@ const MAX_OWNER_BYTES: usize = 1024;
 /// clamped to it, which keeps every `Instant` and poll arithmetic in range.
 pub const MAX_SECONDS: f64 = 1e9;
 
-/// A key or resource (always argument #1): not empty.
-pub fn non_empty(key: &[u8]) -> Result<&[u8]> {
+/// Keys or resources longer than this are refused: a waiter's wake-up comes
+/// back with its list's name (the key and a suffix), and replies are capped.
+pub const MAX_KEY_BYTES: usize = 512 * 1024;
+
+/// A key or resource (always argument #1): not empty, at most `MAX_KEY_BYTES`.
+pub fn check_key(key: &[u8]) -> Result<&[u8]> {
     if key.is_empty() {
         return Err(Fail::Arg(1, "must not be empty".into()));
+    }
+    if key.len() > MAX_KEY_BYTES {
+        return Err(Fail::Arg(1, format!("must be at most {MAX_KEY_BYTES} bytes long")));
     }
     Ok(key)
 }

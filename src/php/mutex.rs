@@ -8,7 +8,7 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{Float, Int, ReqInt, Str};
 use super::bridge::{about, answer, failure, node, registered, take, target};
-use super::checks::{check_lock_seconds, check_timeout, non_empty, not_negative};
+use super::checks::{check_lock_seconds, check_timeout, check_key, not_negative};
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use super::owned;
@@ -91,7 +91,7 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     let timeout = timeout.get(2)?;
     let lock_second = lock_second.get(3)?;
     let sleep = sleep.get(4)?;
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     check_timeout(2, timeout)?;
     check_lock_seconds(3, lock_second)?;
     not_negative(4, sleep)?;
@@ -130,7 +130,7 @@ fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
 }
 
 fn release(key: Str<'_>) -> Result<bool> {
-    let key = non_empty(key.get(1)?)?;
+    let key = check_key(key.get(1)?)?;
     about(key, |server, limits, owner, _| match registered(&owner, server) {
         // On an outage it stays registered: a later release() or the request's end tries again.
         Some(lock) => answer(policy::release(&owner, &lock, limits).map_err(|why| lost("RedisMutexLock::release", key, &why))?),
@@ -140,7 +140,7 @@ fn release(key: Str<'_>) -> Result<bool> {
 
 fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
     let (key, lock_second) = (key.get(1)?, lock_second.get(2)?);
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     check_lock_seconds(2, lock_second)?;
     let replicas = ini::settings().replicas()?;
     about(key, |server, limits, owner, _| match registered(&owner, server) {
@@ -153,7 +153,7 @@ fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
 }
 
 fn fence(key: Str<'_>) -> Result<Option<i64>> {
-    let key = non_empty(key.get(1)?)?;
+    let key = check_key(key.get(1)?)?;
     let replicas = ini::settings().replicas()?;
     about(key, |server, limits, owner, _| match registered(&owner, server) {
         Some(_) => policy::fence(&owner, replicas, limits).map_err(failure),
@@ -162,7 +162,7 @@ fn fence(key: Str<'_>) -> Result<Option<i64>> {
 }
 
 fn inspect(key: Str<'_>) -> Result<Zval> {
-    let key = non_empty(key.get(1)?)?;
+    let key = check_key(key.get(1)?)?;
     about(key, |server, limits, owner, full_key| {
         inspection_array(&policy::inspect(&owner, &node(server, limits), &full_key, limits).map_err(failure)?)
     })

@@ -13,14 +13,14 @@ use std::time::Duration;
 use ext_php_rs::types::Zval;
 
 use super::bridge::{about, answer, failure, lock_of, node, replicas, take, terms};
-use super::checks::{check_timeout, check_ttl, non_empty, owner_token};
+use super::checks::{check_timeout, check_ttl, check_key, owner_token};
 use super::errors::Result;
 use crate::engine::policy::{self, Held, Kind};
 use crate::engine::round::quorum::Outcome;
 use crate::engine::features::queue::Place;
 
 pub fn acquire(key: &[u8], owner: &[u8], ttl: i64, timeout: f64, renew: Option<bool>) -> Result<bool> {
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     let token = owner_token(2, owner)?;
     check_ttl(3, ttl)?;
     check_timeout(4, timeout)?;
@@ -35,7 +35,7 @@ pub fn acquire(key: &[u8], owner: &[u8], ttl: i64, timeout: f64, renew: Option<b
 }
 
 pub fn release(key: &[u8], owner: &[u8]) -> Result<bool> {
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     let token = owner_token(2, owner)?;
     about(key, |server, limits, mine, full_key| {
         let lock = lock_of(token, server, limits, &mine, full_key);
@@ -44,7 +44,7 @@ pub fn release(key: &[u8], owner: &[u8]) -> Result<bool> {
 }
 
 pub fn extend(key: &[u8], owner: &[u8], ttl: i64) -> Result<bool> {
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     let token = owner_token(2, owner)?;
     check_ttl(3, ttl)?;
     let replicas = replicas()?;
@@ -55,7 +55,7 @@ pub fn extend(key: &[u8], owner: &[u8], ttl: i64) -> Result<bool> {
 }
 
 pub fn owner(key: &[u8]) -> Result<Zval> {
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     about(key, |server, limits, mine, full_key| {
         let seen = policy::inspect(&mine, &node(server, limits), &full_key, limits).map_err(failure)?;
         let mut zval = Zval::new();
@@ -67,6 +67,6 @@ pub fn owner(key: &[u8]) -> Result<Zval> {
 }
 
 pub fn force_release(key: &[u8]) -> Result<bool> {
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     about(key, |server, limits, mine, full_key| answer(policy::force_release(&mine, &node(server, limits), &full_key, limits)))
 }

@@ -8,7 +8,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{Arr, Int, ReqInt, Str};
-use super::checks::{check_retry_count, check_ttl, clamped_timeout, non_empty, not_negative};
+use super::checks::{check_retry_count, check_ttl, clamped_timeout, check_key, not_negative};
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use crate::engine::error;
@@ -55,7 +55,7 @@ impl RedLock {
     pub fn lock(&self, resource: Str<'_>, ttl: ReqInt<'_>) -> Result<Zval> {
         let resource = resource.get(1)?;
         let ttl = ttl.get(2)?;
-        let resource = non_empty(resource)?;
+        let resource = check_key(resource)?;
         check_ttl(2, ttl)?;
         let settings = ini::settings();
         let limits = settings.limits.clone().map_err(Fail::Value)?;

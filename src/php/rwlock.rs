@@ -5,7 +5,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
 use super::args::{Float, Int, ReqInt, Str};
-use super::checks::{check_lock_seconds, check_timeout, check_ttl, non_empty};
+use super::checks::{check_lock_seconds, check_timeout, check_ttl, check_key};
 use super::errors::{unless_timed_out, Result};
 use super::shared::{self, built, mode_name};
 use crate::engine::policy::{Claim, Mode};
@@ -31,7 +31,7 @@ impl RedisReadWriteLock {
 
     /// Releases this process' hold on `$key`, read or write.
     pub fn release(key: Str<'_>) -> Result<bool> {
-        unless_timed_out(key.get(1).and_then(non_empty).and_then(|key| shared::release("RedisReadWriteLock::release", key)))
+        unless_timed_out(key.get(1).and_then(check_key).and_then(|key| shared::release("RedisReadWriteLock::release", key)))
     }
 
     /// Sets the lease of this process' hold on `$key` to `$lockSecond` seconds.
@@ -70,7 +70,7 @@ impl RedisReadWriteLock {
 
 fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, claim: Claim) -> Result<bool> {
     let (key, timeout, lock_second) = (key.get(1)?, timeout.get(2)?, lock_second.get(3)?);
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     check_timeout(2, timeout)?;
     check_lock_seconds(3, lock_second)?;
     shared::take(key, claim, timeout, lock_second * 1000)
@@ -79,7 +79,7 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, claim: Claim) ->
 
 fn inspect(key: Str<'_>) -> Result<Zval> {
     let key = key.get(1)?;
-    shared::inspection(non_empty(key)?, |holds, ours, array| {
+    shared::inspection(check_key(key)?, |holds, ours, array| {
         let readers = holds.holds.iter().filter(|h| h.mode == Mode::Read).count() as i64;
         array.insert("mode", ours.map(mode_name)).map_err(built)?;
         array.insert("writer", holds.holds.iter().any(|h| h.mode == Mode::Write)).map_err(built)?;

@@ -5,7 +5,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
 use super::args::{Float, Int, ReqInt, Str};
-use super::checks::{check_limit, check_lock_seconds, check_timeout, check_ttl, non_empty};
+use super::checks::{check_limit, check_lock_seconds, check_timeout, check_ttl, check_key};
 use super::errors::{unless_timed_out, Fail, Result};
 use super::shared::{self, built};
 use crate::engine::policy::Claim;
@@ -25,7 +25,7 @@ impl RedisSemaphore {
 
     /// Gives this process' permit of `$key` back.
     pub fn release(key: Str<'_>) -> Result<bool> {
-        unless_timed_out(key.get(1).and_then(non_empty).and_then(|key| shared::release("RedisSemaphore::release", key)))
+        unless_timed_out(key.get(1).and_then(check_key).and_then(|key| shared::release("RedisSemaphore::release", key)))
     }
 
     /// Sets the lease of this process' permit of `$key` to `$lockSecond` seconds.
@@ -63,7 +63,7 @@ impl RedisSemaphore {
 
 fn acquire(key: Str<'_>, limit: ReqInt<'_>, timeout: Float<'_>, lock_second: Int<'_>) -> Result<bool> {
     let (key, limit, timeout, lock_second) = (key.get(1)?, limit.get(2)?, timeout.get(3)?, lock_second.get(4)?);
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     let limit = check_limit(2, limit)?;
     check_timeout(3, timeout)?;
     check_lock_seconds(4, lock_second)?;
@@ -73,7 +73,7 @@ fn acquire(key: Str<'_>, limit: ReqInt<'_>, timeout: Float<'_>, lock_second: Int
 
 fn inspect(key: Str<'_>) -> Result<Zval> {
     let key = key.get(1)?;
-    shared::inspection(non_empty(key)?, |holds, _, array| {
+    shared::inspection(check_key(key)?, |holds, _, array| {
         let used: i64 = holds.holds.iter().map(|h| i64::from(h.weight)).sum();
         let limit = holds.holds.iter().map(|h| i64::from(h.limit)).max();
         array.insert("used", used).map_err(built)?;

@@ -8,7 +8,7 @@ use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{Int, ReqInt, Str};
 use super::bridge::{answer, failure, node, registered, target};
-use super::checks::{check_lock_seconds, check_ttl, non_empty, owner_token};
+use super::checks::{check_lock_seconds, check_ttl, check_key, owner_token};
 use super::errors::{lost, Fail, Result};
 use super::ini;
 use crate::engine::features::ownership::Holder;
@@ -82,7 +82,7 @@ pub fn release(method: &str, key: &[u8]) -> Result<bool> {
 /// process' hold.
 pub fn extend_call(method: &str, key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
     let (key, lock_second) = (key.get(1)?, lock_second.get(2)?);
-    let key = non_empty(key)?;
+    let key = check_key(key)?;
     check_lock_seconds(2, lock_second)?;
     extend(method, key, lock_second * 1000)
 }
@@ -90,7 +90,7 @@ pub fn extend_call(method: &str, key: Str<'_>, lock_second: Int<'_>) -> Result<b
 /// A key and an owner token (arguments #1 and #2 of the owner-level calls).
 pub fn owner_args<'a>(key: Str<'a>, owner: Str<'a>) -> Result<(&'a [u8], String)> {
     let (key, owner) = (key.get(1)?, owner.get(2)?);
-    Ok((non_empty(key)?, owner_token(2, owner)?))
+    Ok((check_key(key)?, owner_token(2, owner)?))
 }
 
 /// `extendOwner($key, $owner, $ttl)` of either class.

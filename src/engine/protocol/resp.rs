@@ -6,7 +6,9 @@
 //! (`CLUSTER SLOTS`, `ROLE`, a sentinel's) accept arrays, under caps of
 //! their own.
 
-/// Largest reply accepted, line or bulk (an `INFO server` is about 1 KB).
+/// Largest reply accepted, line or bulk (an `INFO server` is about 1 KB);
+/// where an array is asked for (a blocking pop's `[list, value]`: the
+/// list's name is as long as the key), a bulk may be as long as the array.
 pub const MAX_REPLY: usize = 64 * 1024;
 /// Largest array reply accepted, in bytes (a slot map of a few hundred
 /// nodes), and its deepest nesting (`CLUSTER SLOTS` nests 4 deep).
@@ -137,9 +139,9 @@ impl Cursor {
                 Some(n) => done(Reply::Int(n), after_line, self),
                 None => self.fail("malformed integer reply"),
             },
-            _ => match number(line) {
-                Some(-1) => done(Reply::Nil, after_line, self),
-                Some(n) if (0..=MAX_REPLY as i64).contains(&n) => {
+            _ => match (number(line), if arrays { MAX_ARRAY } else { MAX_REPLY }) {
+                (Some(-1), _) => done(Reply::Nil, after_line, self),
+                (Some(n), cap) if (0..=cap as i64).contains(&n) => {
                     let total = after_line + n as usize + 2;
                     if buf.len() < total {
                         // The line is known: the next look starts at the body.
@@ -151,7 +153,7 @@ impl Cursor {
                     }
                     done(Reply::Bulk(buf[after_line..total - 2].to_vec()), total, self)
                 }
-                Some(n) if n > MAX_REPLY as i64 => self.fail(&format!("bulk reply of {n} bytes (at most {MAX_REPLY} accepted)")),
+                (Some(n), cap) if n > cap as i64 => self.fail(&format!("bulk reply of {n} bytes (at most {cap} accepted)")),
                 _ => self.fail("malformed bulk length"),
             },
         }
