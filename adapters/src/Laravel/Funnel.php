@@ -7,6 +7,7 @@ namespace RedisLock\Laravel;
 use Illuminate\Contracts\Redis\LimiterTimeoutException;
 use Illuminate\Support\InteractsWithTime;
 use RedisLock\Internal\Server;
+use RedisLock\Internal\ShutdownRelease;
 
 /**
  * A concurrency limiter in the shape of Laravel's funnels
@@ -20,8 +21,10 @@ use RedisLock\Internal\Server;
  *
  * - then($callback, $failure = null) takes one permit of the semaphore
  *   redis_lock.prefix . $name (at most limit() holders at once), runs
- *   $callback, gives the permit back (also when $callback throws) and returns
- *   what $callback returned.
+ *   $callback, gives the permit back (also when $callback throws, and at
+ *   shutdown when the request ends inside $callback: a fatal error such as
+ *   memory_limit or max_execution_time, or exit()) and returns what $callback
+ *   returned.
  * - block($timeout): waits up to $timeout seconds (default 3, as Laravel) in
  *   the semaphore's FIFO queue; a release hands its permit to the longest
  *   waiter and wakes only it. block(0): one attempt. Laravel polls every
@@ -181,10 +184,8 @@ class Funnel
         if (!Server::call($this->server, static fn (): bool => \RedisSemaphore::acquireOwner($name, $owner, $limit, $ttl, $timeout))) {
             throw new $this->timeoutException();
         }
-        try {
-            return $callback();
-        } finally {
-            Server::call($this->server, static fn (): bool => \RedisSemaphore::releaseOwner($name, $owner));
-        }
+        $server = $this->server;
+
+        return ShutdownRelease::during(static fn (): bool => Server::call($server, static fn (): bool => \RedisSemaphore::releaseOwner($name, $owner)), $callback);
     }
 }

@@ -7,6 +7,7 @@ namespace RedisLock\Laravel;
 use Illuminate\Cache\Lock;
 use Illuminate\Contracts\Cache\LockTimeoutException;
 use RedisLock\Internal\Server;
+use RedisLock\Internal\ShutdownRelease;
 
 /**
  * A Laravel cache lock on the redis_lock extension (RedisMutexLock's
@@ -34,6 +35,14 @@ use RedisLock\Internal\Server;
  *   the expiration) makes it a renewed lease as with lock($name, 0).
  * - release(): owner-checked, from any process (restoreLock()); to the first
  *   waiter, if any.
+ * - get($callback), block($seconds, $callback): the lock is released when the
+ *   callback returns or throws, as in Laravel, and also when the request ends
+ *   inside the callback (a fatal error such as memory_limit or
+ *   max_execution_time, or exit()), which skips Laravel's finally block: a
+ *   shutdown function releases it then (owner-checked), instead of leaving it
+ *   to its TTL (or, with $seconds <= 0, its lease). Not in a process forked
+ *   inside the callback. get() and block() without a callback are unchanged:
+ *   such a lock outlives the request until release() or its TTL.
  * - isLocked(), isOwnedBy($owner), isOwnedByCurrentProcess(): read the key's
  *   value (Laravel 10+/13 API, also on older Laravel).
  * - Redis unreachable, no reply or an error reply: RedisLockException (a
@@ -93,6 +102,24 @@ class NativeLock extends Lock
     }
 
     /**
+     * Attempt to acquire the lock (one attempt); with a callback, run it and
+     * release the lock after it (see the class comment).
+     *
+     * @param  callable|null  $callback
+     * @return mixed the result of acquire(), or the callback's result
+     */
+    public function get($callback = null)
+    {
+        $result = $this->acquire();
+
+        if ($result && is_callable($callback)) {
+            return $this->runAndRelease($callback);
+        }
+
+        return $result;
+    }
+
+    /**
      * Wait up to $seconds in the lock's FIFO queue.
      *
      * @param  int|float  $seconds
@@ -108,11 +135,7 @@ class NativeLock extends Lock
         }
 
         if (is_callable($callback)) {
-            try {
-                return $callback();
-            } finally {
-                $this->release();
-            }
+            return $this->runAndRelease($callback);
         }
 
         return true;
@@ -238,6 +261,17 @@ class NativeLock extends Lock
         $timeout = max(0.0, $deadline - hrtime(true) / 1e9);
 
         return $this->call(fn (): bool => \RedisMutexLock::acquire($this->name, $this->owner, $ttl, $timeout, $renew));
+    }
+
+    /**
+     * Runs $callback under the lock; releases it after (also when the request
+     * ends inside $callback).
+     *
+     * @return mixed
+     */
+    protected function runAndRelease(callable $callback)
+    {
+        return ShutdownRelease::during(fn () => $this->release(), $callback);
     }
 
     /** Milliseconds: $seconds, or the lease when $seconds <= 0. */

@@ -5,12 +5,14 @@ declare(strict_types=1);
 namespace RedisLock\Symfony;
 
 use RedisLock\Internal\Server;
+use RedisLock\Internal\ShutdownRelease;
 use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
 use Symfony\Component\Lock\BlockingStoreInterface;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
+use Symfony\Component\Lock\Lock;
 use Symfony\Component\Lock\Store\ExpiringStoreTrait;
 
 /**
@@ -70,6 +72,13 @@ use Symfony\Component\Lock\Store\ExpiringStoreTrait;
  * Renewal is symfony's: Lock::refresh(). Locks of this store are never renewed
  * by the extension, whatever redis_lock.auto_renew says, and outlive the request
  * that took them (until released or expired), as with symfony's RedisStore.
+ * One addition: a lock taken by a Lock with autoRelease (LockFactory's default,
+ * console's LockableTrait) is released by symfony in the Lock's destructor,
+ * which PHP skips after a fatal error (memory_limit, max_execution_time);
+ * when the request ends on one while that Lock holds the lock, a shutdown
+ * function releases it (owner-checked) instead of leaving it to its TTL. Locks
+ * with autoRelease = false, and every lock after an ordinary end (exception,
+ * exit()), are left to symfony as they are.
  * TTLs are sent in whole milliseconds, rounded up, at least 3 ms (the
  * extension's minimum).
  */
@@ -113,6 +122,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         if (!$this->acquire($key, $token, true, 0)) {
             throw new LockConflictedException();
         }
+        $this->releaseAfterFatalError($key, $token);
 
         $this->checkNotExpired($key);
     }
@@ -128,6 +138,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
             // lock while others share it: the extension never queues that.
             $this->awaitPromotion($key, $token);
         }
+        $this->releaseAfterFatalError($key, $token);
 
         $this->resetTtlAfterWait($key, $token);
     }
@@ -144,6 +155,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         if (!$this->acquire($key, $token, false, 0)) {
             throw new LockConflictedException();
         }
+        $this->releaseAfterFatalError($key, $token);
 
         $this->checkNotExpired($key);
     }
@@ -159,6 +171,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         if (!$this->acquire($key, $token, false, self::WAIT_SECONDS)) {
             throw new LockConflictedException();
         }
+        $this->releaseAfterFatalError($key, $token);
 
         $this->resetTtlAfterWait($key, $token);
     }
@@ -178,13 +191,10 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
     {
         $token = $this->getUniqueToken($key);
         $name = (string) $key;
+        ShutdownRelease::forget(self::class . "\0" . $name . "\0" . $token);
         // Like symfony's RedisStore: a lock that is not ours is left alone
         // silently; Lock::release() then checks exists().
-        if ($this->shared) {
-            $this->call(static fn (): bool => \RedisReadWriteLock::releaseOwner($name, $token));
-        } else {
-            $this->call(static fn (): bool => \RedisMutexLock::releaseOwner($name, $token));
-        }
+        $this->call($this->releaseOwner($name, $token));
     }
 
     public function exists(Key $key): bool
@@ -208,6 +218,36 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
     public function isShared(): bool
     {
         return $this->shared;
+    }
+
+    /**
+     * When the Lock that took $key releases it in its destructor
+     * (autoRelease), a shutdown function releases it after a fatal error,
+     * which skips destructors (see the class comment).
+     */
+    private function releaseAfterFatalError(Key $key, string $token): void
+    {
+        $name = (string) $key;
+        $id = self::class . "\0" . $name . "\0" . $token;
+        $lock = ShutdownRelease::autoReleasingCaller(Lock::class);
+        if ($lock === null) {
+            ShutdownRelease::forget($id);
+
+            return;
+        }
+        $release = $this->releaseOwner($name, $token);
+        $server = $this->server;
+        ShutdownRelease::untilDestructed($id, $lock, static fn (): bool => Server::call($server, $release));
+    }
+
+    /** The owner-checked release of $name held by $token, as a call for call(). */
+    private function releaseOwner(string $name, string $token): \Closure
+    {
+        if ($this->shared) {
+            return static fn (): bool => \RedisReadWriteLock::releaseOwner($name, $token);
+        }
+
+        return static fn (): bool => \RedisMutexLock::releaseOwner($name, $token);
     }
 
     /** One acquisition for the Key's token: write (exclusive) or read, waiting up to $timeout seconds. */

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace RedisLock\Symfony;
 
 use RedisLock\Internal\Server;
+use RedisLock\Internal\ShutdownRelease;
 use Symfony\Component\Semaphore\Exception\InvalidArgumentException;
 use Symfony\Component\Semaphore\Exception\RuntimeException;
 use Symfony\Component\Semaphore\Exception\SemaphoreAcquiringException;
@@ -12,6 +13,7 @@ use Symfony\Component\Semaphore\Exception\SemaphoreExpiredException;
 use Symfony\Component\Semaphore\Exception\SemaphoreStorageException;
 use Symfony\Component\Semaphore\Key;
 use Symfony\Component\Semaphore\PersistingStoreInterface;
+use Symfony\Component\Semaphore\Semaphore;
 
 /**
  * A symfony/semaphore store on the redis_lock extension (RedisSemaphore's
@@ -43,8 +45,13 @@ use Symfony\Component\Semaphore\PersistingStoreInterface;
  *
  * symfony/semaphore has no blocking acquire: Semaphore::acquire() is one
  * attempt. Permits of this store are never renewed by the extension, and
- * outlive the request that took them (until released or expired). TTLs are
- * sent in whole milliseconds, rounded up, at least 3 ms.
+ * outlive the request that took them (until released or expired). One
+ * addition: permits taken by a Semaphore with autoRelease (SemaphoreFactory's
+ * default), which symfony gives back in the Semaphore's destructor, are given
+ * back by a shutdown function when the request ends on a fatal error
+ * (memory_limit, max_execution_time) while that Semaphore holds them: PHP
+ * runs no destructor then. TTLs are sent in whole milliseconds, rounded up, at
+ * least 3 ms.
  */
 class RedisSemaphoreStore implements PersistingStoreInterface
 {
@@ -74,6 +81,7 @@ class RedisSemaphoreStore implements PersistingStoreInterface
         if (!$this->call(static fn (): bool => \RedisSemaphore::acquireOwner($name, $token, $limit, $ttl, 0, $weight))) {
             throw new SemaphoreAcquiringException($key, 'too few permits are free');
         }
+        $this->releaseAfterFatalError($name, $token);
     }
 
     public function putOffExpiration(Key $key, float $ttlInSecond): void
@@ -93,6 +101,7 @@ class RedisSemaphoreStore implements PersistingStoreInterface
     {
         $token = $this->getUniqueToken($key);
         $name = (string) $key;
+        ShutdownRelease::forget(self::class . "\0" . $name . "\0" . $token);
         // Like symfony's RedisStore: permits that are not held are not an error.
         $this->call(static fn (): bool => \RedisSemaphore::releaseOwner($name, $token));
     }
@@ -109,6 +118,24 @@ class RedisSemaphoreStore implements PersistingStoreInterface
     public function getServer(): ?string
     {
         return $this->server;
+    }
+
+    /**
+     * When the Semaphore that took the permits gives them back in its
+     * destructor (autoRelease), a shutdown function does after a fatal error,
+     * which skips destructors (see the class comment).
+     */
+    private function releaseAfterFatalError(string $name, string $token): void
+    {
+        $id = self::class . "\0" . $name . "\0" . $token;
+        $semaphore = ShutdownRelease::autoReleasingCaller(Semaphore::class);
+        if ($semaphore === null) {
+            ShutdownRelease::forget($id);
+
+            return;
+        }
+        $server = $this->server;
+        ShutdownRelease::untilDestructed($id, $semaphore, static fn (): bool => Server::call($server, static fn (): bool => \RedisSemaphore::releaseOwner($name, $token)));
     }
 
     private function getUniqueToken(Key $key): string
