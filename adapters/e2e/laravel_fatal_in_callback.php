@@ -32,33 +32,6 @@ use RedisLock\Laravel\Funnel;
 
 laravel_cache_app(lease: 2); // or skips
 
-/** Ends the process the way $how says, from inside a lock's callback. */
-function die_by(string $how): void
-{
-    switch ($how) {
-        case 'memory':
-            // A little room above what the process uses, then small
-            // allocations until memory_limit is exhausted.
-            ini_set('memory_limit', (string) (memory_get_usage(true) + 8 * 1024 * 1024));
-            $chain = null;
-            while (true) {
-                $link = new stdClass();
-                $link->next = $chain;
-                $chain = $link;
-            }
-            // no break: never reached
-        case 'timeout':
-            set_time_limit(1);
-            while (true) {
-            }
-            // no break: never reached
-        case 'exit':
-            exit(3);
-        case 'error':
-            undefined_function_of_the_test();
-    }
-    throw new LogicException("no death $how");
-}
 
 roles([
     // Runs a callback under the lock 'job' ($form: get or block), which says

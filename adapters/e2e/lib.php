@@ -613,3 +613,39 @@ function symfony_console(Symfony\Component\HttpKernel\KernelInterface $kernel, s
 
     return $application->run(new Symfony\Component\Console\Input\ArgvInput(['bin/console', ...$args]), new Symfony\Component\Console\Output\StreamOutput(STDERR));
 }
+
+/**
+ * Ends the process the way $how says: a fatal error (exhausted `memory`, a
+ * time limit: `timeout`), `exit`, a catchable `error`, or an uncaught
+ * `exception` reported by PHP itself.
+ */
+function die_by(string $how): void
+{
+    switch ($how) {
+        case 'memory':
+            // A little room above what the process uses, then small
+            // allocations until memory_limit is exhausted.
+            ini_set('memory_limit', (string) (memory_get_usage(true) + 8 * 1024 * 1024));
+            $chain = null;
+            while (true) {
+                $link = new stdClass();
+                $link->next = $chain;
+                $chain = $link;
+            }
+            // no break: never reached
+        case 'timeout':
+            set_time_limit(1);
+            while (true) {
+            }
+            // no break: never reached
+        case 'exit':
+            exit(3);
+        case 'error':
+            undefined_function_of_the_test();
+            // no break: never reached
+        case 'exception':
+            set_exception_handler(null); // PHP's own: "Uncaught ..."
+            throw new RuntimeException('uncaught');
+    }
+    throw new LogicException("no death $how");
+}

@@ -44,34 +44,6 @@ need(load('Symfony/Component/Lock'), 'symfony/lock is not installed (apt-get ins
 $semaphores = load('Symfony/Component/Semaphore');
 $console = load('Symfony/Component/Console') && trait_exists(LockableTrait::class) && property_exists(new class () { use LockableTrait; }, 'lockFactory');
 
-/** Ends the process the way $how says. */
-function die_by(string $how): void
-{
-    switch ($how) {
-        case 'memory':
-            // A little room above what the process uses, then small
-            // allocations until memory_limit is exhausted.
-            ini_set('memory_limit', (string) (memory_get_usage(true) + 8 * 1024 * 1024));
-            $chain = null;
-            while (true) {
-                $link = new stdClass();
-                $link->next = $chain;
-                $chain = $link;
-            }
-            // no break: never reached
-        case 'timeout':
-            set_time_limit(1);
-            while (true) {
-            }
-            // no break: never reached
-        case 'exit':
-            exit(3);
-        case 'exception':
-            set_exception_handler(null); // PHP's own: "Uncaught ..."
-            throw new RuntimeException('uncaught');
-    }
-    throw new LogicException("no death $how");
-}
 
 if ($console) {
     /** A command with LockableTrait on RedisLockStore; dies inside execute() unless told "none". */
