@@ -1,5 +1,5 @@
 --TEST--
-Audit, scale: keys of 64 KiB and binary keys (every byte 0-255, NUL, CR LF, braces that look like a hash tag) work on every class: RedisMutexLock (taken, refused to another process, a queued waiter handed it on release), RedLock, RedisReadWriteLock and RedisSemaphore (held, refused, released); Redis holds exactly the prefixed key with a TTL, and nothing is left; a key over 512 KiB is a ValueError on every class, before anything is sent
+Audit, scale: keys of 64 KiB and 1 MiB and binary keys (every byte 0-255, NUL, CR LF, braces that look like a hash tag) work on every class: RedisMutexLock (taken, refused to another process, a queued waiter handed it on release), RedLock, RedisReadWriteLock and RedisSemaphore (held, refused, released); Redis holds exactly the prefixed key with a TTL, and nothing is left; a key over 1 MiB is a ValueError on every class, before anything is sent
 --FILE--
 <?php
 require __DIR__ . '/inc/fake_server.inc';
@@ -10,11 +10,12 @@ $keys = [
     '64 KiB' => str_repeat('k', 64 * 1024),
     'binary' => "\0\r\n{" . $bytes . "}\xff",
     '64 KiB binary' => substr(str_repeat($bytes, 256), 0, 64 * 1024),
+    '1 MiB binary' => substr(str_repeat($bytes, 4096), 2), // with the other classes' prefixes (rw, s, L): 1 MiB
 ];
-// Another process, the key as base64 (argv cannot carry NUL).
+// Another process, the key in a file (argv carries neither NUL nor 1 MiB).
 $other = rl_child_code(<<<'PHP'
 ini_set('redis_lock.server', $argv[1]);
-$key = base64_decode($argv[2]);
+$key = file_get_contents($argv[2]);
 echo json_encode([
     'mutex' => RedisMutexLock::lock($key, 0, 5),
     'write' => RedisReadWriteLock::lockWrite("rw$key", 0, 5),
@@ -40,7 +41,9 @@ foreach ($keys as $name => $key) {
     }
     echo 'exact keys with TTLs: ', json_encode($ttls), "\n";
     echo 'RedLock again: ', json_encode($redlock->lock("L$key", 10000)), "\n";
-    $child = rl_child($other, [], [$redis->dsn(), base64_encode($key)]);
+    $file = rl_tmpdir() . '/key';
+    file_put_contents($file, $key);
+    $child = rl_child($other, [], [$redis->dsn(), $file]);
     echo 'other process: ', $child->readLine(10), "\n";
     rl_sleep(0.3); // it queues
     echo 'released: ', json_encode([
@@ -52,7 +55,7 @@ foreach ($keys as $name => $key) {
     echo "keys left: ", $redis->cmd("DBSIZE"), "\n";
 }
 // Longer than any reply may carry back: refused before anything is sent.
-$long = str_repeat('k', 512 * 1024 + 1);
+$long = str_repeat('k', 1024 * 1024 + 1);
 foreach ([
     fn() => RedisMutexLock::lock($long),
     fn() => RedisReadWriteLock::lockWrite($long),
@@ -96,8 +99,17 @@ released: [true,true,true,true]
 waited: true
 released: true
 keys left: 0
-ValueError: RedisMutexLock::lock(): Argument #1 ($key) must be at most 524288 bytes long
-ValueError: RedisReadWriteLock::lockWrite(): Argument #1 ($key) must be at most 524288 bytes long
-ValueError: RedisSemaphore::acquire(): Argument #1 ($key) must be at most 524288 bytes long
-ValueError: RedLock::lock(): Argument #1 ($resource) must be at most 524288 bytes long
+-- 1 MiB binary
+held: {"mutex":true,"read":true,"permit":true}, RedLock: true
+exact keys with TTLs: [true,true,true,true]
+RedLock again: false
+other process: {"mutex":false,"write":false,"permit":false}
+released: [true,true,true,true]
+waited: true
+released: true
+keys left: 0
+ValueError: RedisMutexLock::lock(): Argument #1 ($key) must be at most 1048576 bytes long
+ValueError: RedisReadWriteLock::lockWrite(): Argument #1 ($key) must be at most 1048576 bytes long
+ValueError: RedisSemaphore::acquire(): Argument #1 ($key) must be at most 1048576 bytes long
+ValueError: RedLock::lock(): Argument #1 ($resource) must be at most 1048576 bytes long
 keys: 0

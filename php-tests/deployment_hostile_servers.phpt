@@ -32,7 +32,7 @@ echo "a real server afterwards: ", rl_show(RedisMutexLock::lock('after') && Redi
 --EXPECT--
 cluster nest: RedisLockException: Redis at cluster 127.0.0.1:P: the slot map could not be learned: Redis at 127.0.0.1:P: protocol error: array reply nested deeper than 8; connection dropped
   < 2 s: true, peak RSS < 200 MB: true
-cluster hugebulk: RedisLockException: Redis at cluster 127.0.0.1:P: the slot map could not be learned: Redis at 127.0.0.1:P: protocol error: bulk reply of 999999999999 bytes (at most 65536 accepted); connection dropped
+cluster hugebulk: RedisLockException: Redis at cluster 127.0.0.1:P: the slot map could not be learned: Redis at 127.0.0.1:P: protocol error: bulk reply of 999999999999 bytes (at most 2097152 accepted); connection dropped
   < 2 s: true, peak RSS < 200 MB: true
 cluster drip: RedisLockException: Redis at cluster 127.0.0.1:P: the slot map could not be learned: Redis at 127.0.0.1:P: no reply within 0.5 s
   < 2 s: true, peak RSS < 200 MB: true

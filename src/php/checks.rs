@@ -21,7 +21,7 @@ pub const MAX_SECONDS: f64 = 1e9;
 
 /// Keys or resources longer than this are refused: a waiter's wake-up comes
 /// back with its list's name (the key and a suffix), and replies are capped.
-pub const MAX_KEY_BYTES: usize = 512 * 1024;
+pub const MAX_KEY_BYTES: usize = 1024 * 1024;
 
 /// A key or resource (always argument #1): not empty, at most `MAX_KEY_BYTES`.
 pub fn check_key(key: &[u8]) -> Result<&[u8]> {

@@ -11,8 +11,9 @@
 /// list's name is as long as the key), a bulk may be as long as the array.
 pub const MAX_REPLY: usize = 64 * 1024;
 /// Largest array reply accepted, in bytes (a slot map of a few hundred
-/// nodes), and its deepest nesting (`CLUSTER SLOTS` nests 4 deep).
-pub const MAX_ARRAY: usize = 1024 * 1024;
+/// nodes; a wake-up naming a list whose name holds a key of up to 1 MiB),
+/// and its deepest nesting (`CLUSTER SLOTS` nests 4 deep).
+pub const MAX_ARRAY: usize = 2 * 1024 * 1024;
 const MAX_DEPTH: usize = 8;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

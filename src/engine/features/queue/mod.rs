@@ -111,7 +111,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         let forward = passed_on.take();
         let mut cmds = passing_on(key, token, &base, forward.as_deref());
         let at = cmds.len();
-        let lease_ms = lease_ms(check, &node.server);
+        let lease_ms = lease_ms(check, node, key, limits);
         cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms }));
         cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }));
         let sent = Instant::now();

@@ -115,7 +115,8 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
         let pop = take.deadline.is_some() && !single && !woken;
         let how = TakeHow { join: take.deadline.is_some(), front: woken, owner: take.owner, pop_follows: pop };
         woken = false;
-        let lease_ms = lease_ms(take.check, &node.server);
+        // (A take that does not join the queue never needs a place.)
+        let lease_ms = if how.join { lease_ms(take.check, node, key, limits) } else { 0 };
         let mut cmds = vec![step(SharedOp::Take { ttl_ms: take.ttl_ms, lease_ms, grant_ms: GRANT_MS, how }, single)];
         if let (true, Some(deadline)) = (pop, take.deadline) {
             let block = take.check.min(deadline.saturating_duration_since(now)).max(Duration::from_millis(1));
