@@ -131,7 +131,8 @@ fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
 
 fn release(key: Str<'_>) -> Result<bool> {
     let key = check_key(key.get(1)?)?;
-    about(key, |server, limits, owner, _| match registered(&owner, server) {
+    // A lock taken for an owner token is the owner's: releaseOwner() gives it back.
+    about(key, |server, limits, owner, _| match registered(&owner, server).filter(|lock| !lock.outlives_request) {
         // On an outage it stays registered: a later release() or the request's end tries again.
         Some(lock) => answer(policy::release(&owner, &lock, limits).map_err(|why| lost("RedisMutexLock::release", key, &why))?),
         None => Ok(false),
@@ -143,7 +144,7 @@ fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
     let key = check_key(key)?;
     check_lock_seconds(2, lock_second)?;
     let replicas = ini::settings().replicas()?;
-    about(key, |server, limits, owner, _| match registered(&owner, server) {
+    about(key, |server, limits, owner, _| match registered(&owner, server).filter(|lock| !lock.outlives_request) {
         Some(lock) => {
             let extended = policy::extend(&owner, &lock, lock_second * 1000, replicas, limits);
             answer(extended.map_err(|why| lost("RedisMutexLock::extend", key, &why))?)

@@ -339,7 +339,8 @@ pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Resul
     let base = Base::of(key);
     let probe = Held::new(vec![node.clone()], key.to_vec(), String::new(), Kind::Quorum);
     let seen = Seen::parse(&ask(&probe, Ask::Inspect { base: &base }, limits)?).map_err(|_| Outcome::Refused)?;
-    let mine = registered(owner).filter(|h| h.nodes.first().is_some_and(|n| n.server == node.server));
+    // A lock taken for an owner token is the owner's, not this process' (as `release()` sees it).
+    let mine = registered(owner).filter(|h| !h.outlives_request && h.nodes.first().is_some_and(|n| n.server == node.server));
     let lost = mine.as_ref().is_some_and(|h| h.is_lost());
     let held = !lost && mine.as_ref().is_some_and(|h| seen.value.as_deref() == Some(h.token.as_bytes()));
     Ok(Inspection { count: mine.map_or(0, |h| h.count), lost, held, seen })

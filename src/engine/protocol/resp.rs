@@ -231,7 +231,7 @@ mod tests {
         assert!(cut_array(&b"*1\r\n".repeat(100_000)).unwrap_err().contains("nested deeper than 8"));
         assert!(cut_array(b"*999999999\r\n").unwrap_err().contains("999999999 elements"));
         assert!(cut_array(b"*-2\r\n").unwrap_err().contains("malformed array length"));
-        let half = [b"*200000\r\n".as_slice(), &b":1\r\n".repeat(200_000)].concat();
+        let half = [b"*400000\r\n".as_slice(), &b":1\r\n".repeat(400_000)].concat();
         let wide = [b"*2\r\n".as_slice(), &half, &half].concat();
         assert!(cut_array(&wide).unwrap_err().contains("longer than"));
     }
