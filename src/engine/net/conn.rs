@@ -54,6 +54,10 @@ pub enum Fill {
 pub struct Conn {
     stream: Stream,
     inbuf: Vec<u8>,
+    /// Where the next reply starts in `inbuf`: replies cut are dropped in
+    /// bulk (`compact`), not one by one (a pipeline of thousands of small
+    /// replies would move the whole buffer for each).
+    read_at: usize,
     cursor: Cursor,
     outbuf: Vec<u8>,
     /// Where the socket is read into (allocated once: no zeroing per read).
@@ -76,6 +80,7 @@ impl Conn {
         Self {
             stream,
             inbuf: Vec::new(),
+            read_at: 0,
             cursor: Cursor::default(),
             outbuf: Vec::new(),
             scratch: vec![0; READ_CHUNK].into_boxed_slice(),
@@ -163,7 +168,8 @@ impl Conn {
     pub fn fill(&mut self) -> io::Result<Fill> {
         let mut got = Fill::Nothing;
         let cap = if self.expect.iter().any(|(_, arrays)| *arrays) { MAX_ARRAY } else { MAX_REPLY };
-        while self.inbuf.len() <= cap + 64 {
+        self.compact();
+        while self.inbuf.len() - self.read_at <= cap + 64 {
             match self.stream.read(&mut self.scratch) {
                 Ok(0) => return Ok(if got == Fill::Some { Fill::Some } else { Fill::Closed }),
                 Ok(n) => {
@@ -187,6 +193,7 @@ impl Conn {
     /// `None` for TLS, which must go through poll()). A signal or the
     /// deadline returns `Fill::Nothing`: the caller judges what to do.
     pub fn fill_waiting(&mut self, deadline: Instant) -> Option<io::Result<Fill>> {
+        self.compact();
         let Stream::Plain(sock) = &mut self.stream else { return None };
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -205,17 +212,25 @@ impl Conn {
 
     /// The next whole reply and what it is for; `None` until one is in.
     /// Bytes that no owed reply accounts for are an error.
+    /// Drops the replies already cut once they are at least half the buffer.
+    fn compact(&mut self) {
+        if self.read_at > 0 && self.read_at * 2 >= self.inbuf.len() {
+            self.inbuf.drain(..self.read_at);
+            self.read_at = 0;
+        }
+    }
+
     pub fn next_reply(&mut self) -> Result<Option<(Expect, Reply)>, String> {
         let Some(&(expect, arrays)) = self.expect.front() else {
-            return match self.inbuf.is_empty() {
+            return match self.inbuf.len() == self.read_at {
                 true => Ok(None),
                 false => Err("the server sent a reply nobody asked for".into()),
             };
         };
-        match self.cursor.cut(&self.inbuf, arrays)? {
+        match self.cursor.cut(&self.inbuf[self.read_at..], arrays)? {
             None => Ok(None),
             Some((reply, len)) => {
-                self.inbuf.drain(..len);
+                self.read_at += len;
                 self.expect.pop_front();
                 Ok(Some((expect, reply)))
             }
