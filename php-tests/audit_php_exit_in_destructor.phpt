@@ -124,6 +124,8 @@ foreach ($cases as $case) {
         var_dump(RedisSemaphore::release('dqs'));
     }
     $r = $child->wait(15);
+    $r['out'] = rl_php_without_unwind_exit($r['out']);
+    $r['err'] = rl_php_without_unwind_exit($r['err']);
     echo "exit ", $r['status'], ", printed:\n  ", str_replace("\n", "\n  ", rtrim($seen . $r['out'])), "\n";
     echo "stderr: ", $r['err'] === '' ? 'none' : $r['err'], ", crash or warning text: ", rl_php_crash_text($r['out'] . $r['err']), "\n";
     echo "keys: ", rl_all_keys($nodes), "\n";

@@ -93,8 +93,8 @@ foreach ($cases as $what => $kind) {
         $n = rl_php_waiter($book, $kind, $key, 'N', ['timeout' => 10]);
         rl_php_wait_queued($redis, $kind, $key, 2);
     }
+    $fired = rl_now(); // before the signal: the child may end before this process runs again
     rl_signal($pid, SIGPROF);
-    $fired = rl_now();
     $out = $s->wait(10);
     preg_match('/^end (\S+)$/m', $out['out'], $m);
     $end = isset($m[1]) ? (float) $m[1] : INF;
