@@ -40,13 +40,19 @@ impl<'a> Lease<'a> {
     pub fn new(nodes: &'a [Node], key: &'a [u8], token: &'a str) -> Self {
         Lease { nodes, key, token, refresh_own: false }
     }
+
+    /// The request `extend` sends to each node (a yes vote: extended), for
+    /// a caller that pipelines many (the watchdog's renewals).
+    pub fn extension(&self, ttl_ms: i64) -> Owned<'a> {
+        self.request(Op::Extend { ttl_ms })
+    }
+
+    fn request(&self, op: Op) -> Owned<'a> {
+        Owned { op, key: self.key, token: self.token }
+    }
 }
 
 impl Lease<'_> {
-    fn request(&self, op: Op) -> Owned<'_> {
-        Owned { op, key: self.key, token: self.token }
-    }
-
     /// One acquisition round. After a failed round, whatever of ours may be
     /// on a node is released: where the node said yes, waiting for the
     /// answer (so nothing is left when this returns); where its answer was

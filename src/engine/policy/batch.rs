@@ -1,8 +1,8 @@
 //! Many requests, each for its own nodes, in few rounds: every server gets
 //! its requests pipelined, a thousand at a time, all servers at once, so the
 //! whole costs one round trip per thousand locks (a server that does not
-//! answer: one connect and one read timeout, however many locks there are). On a Cluster a pipeline goes to the master
-//! of its first key, so there each slot gets its own: thousands of locks
+//! answer: one connect and one read timeout, however many locks there are).
+//! On a Cluster a pipeline goes to the master of its first key, so there each slot gets its own: thousands of locks
 //! under one hash tag are one pipeline, not thousands of connections.
 
 use std::collections::HashMap;
@@ -85,7 +85,8 @@ impl<'a> Batch<'a> {
     }
 }
 
-/// Requests per pipeline at a time: what a server answers well within one
-/// read timeout even when the host is starved of CPU (a pipeline of 25,000
-/// at once was not all written within it).
-const CHUNK: usize = 1000;
+/// Requests per pipeline at a time, and renewals per watchdog turn (the
+/// rest go in the next turn, at once): what a server answers well within
+/// one read timeout even when the host is starved of CPU (a pipeline of
+/// 25,000 at once was not all written within it).
+pub(super) const CHUNK: usize = 1000;

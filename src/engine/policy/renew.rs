@@ -11,11 +11,8 @@ use std::time::{Duration, Instant};
 use super::batch::Batch;
 use crate::engine::error::{Acked, NodeError};
 use crate::engine::features::lease::Lease;
-use crate::engine::features::owner::{Op, Owned};
 use crate::engine::features::replicas::{replicas_have, Replicas};
-use crate::engine::features::shared::{self, Claim, SharedOp};
-use crate::engine::protocol::resp::Reply;
-use crate::engine::protocol::slot::Base;
+use crate::engine::features::shared::{self, Claim};
 use crate::engine::round::quorum::Outcome;
 use crate::engine::net::conn::Limits;
 use crate::engine::round::{Node, Request, Vote};
@@ -68,22 +65,23 @@ pub(super) fn renew_all(due: &[(Renewal, Instant)]) -> Vec<Found> {
     let ttls: Vec<Option<i64>> = due.iter().map(|(r, taken)| ttl_now(r, *taken, start)).collect();
     let limits = due.iter().find(|(r, _)| pipelined(r)).map(|(r, _)| r.limits.clone());
     let together = |i: usize| ttls[i].is_some() && pipelined(&due[i].0) && Some(&due[i].0.limits) == limits.as_ref();
-    let bases: Vec<Base<'_>> = due.iter().map(|(r, _)| Base::of(&r.key)).collect();
-    let members: Vec<String> =
-        due.iter().map(|(r, _)| if r.shared { Claim::READ.member(&r.token) } else { String::new() }).collect();
+    // The requests are the features' own (as when one lock is extended).
+    let holds: Vec<Option<shared::Extension<'_>>> = (0..due.len())
+        .map(|i| {
+            let (r, ttl_ms) = (&due[i].0, ttls[i]?);
+            (r.shared && together(i)).then(|| shared::Extension::new(&r.key, &r.token, Claim::READ, ttl_ms, false, true))
+        })
+        .collect();
     let reqs: Vec<Option<Box<dyn Request + '_>>> = (0..due.len())
         .map(|i| {
             let (r, ttl_ms) = (&due[i].0, ttls[i]?);
             if !together(i) {
                 return None;
             }
-            let req: Box<dyn Request + '_> = if r.shared {
-                let op = SharedOp::Extend { ttl_ms, raise: false, find: true };
-                Box::new(shared::Step { op, key: &r.key, base: &bases[i], member: &members[i], token: &r.token, single: true })
-            } else {
-                Box::new(Owned { op: Op::Extend { ttl_ms }, key: &r.key, token: &r.token })
-            };
-            Some(req)
+            Some(match &holds[i] {
+                Some(hold) => Box::new(hold.step()) as Box<dyn Request + '_>,
+                None => Box::new(Lease::new(&r.nodes, &r.key, &r.token).extension(ttl_ms)),
+            })
         })
         .collect();
     let mut batch = Batch::default();
@@ -99,8 +97,8 @@ pub(super) fn renew_all(due: &[(Renewal, Instant)]) -> Vec<Found> {
             found[i] = Some(match (vote, ttls[i]) {
                 (Vote::Failed(e), _) => Found::Failed(vec![e]),
                 (Vote::Unanswered, _) => Found::Failed(Vec::new()),
+                (vote, Some(ttl_ms)) if due[i].0.shared && shared::extended(&vote) => renewed(ttl_ms),
                 (Vote::Yes, Some(ttl_ms)) if !due[i].0.shared => renewed(ttl_ms),
-                (Vote::Got(Reply::Int(1)), Some(ttl_ms)) if due[i].0.shared => renewed(ttl_ms),
                 // Said again in a round of its own before it counts: in a
                 // pipeline that met a Cluster's ASK, the requests behind it
                 // are sent on to the importing master, where a key not yet

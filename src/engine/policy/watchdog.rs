@@ -20,6 +20,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 pub use super::renew::Renewal;
+use super::batch::CHUNK;
 use super::renew::{renew_all, Found};
 use crate::engine::error::{self, Cause, NodeError};
 use crate::engine::features::owner;
@@ -182,9 +183,6 @@ pub fn shutdown() {
 /// A TTL set in whole milliseconds may end this much before the cap.
 const CAP_SLACK: Duration = Duration::from_millis(1);
 
-/// Most renewals in one round (the rest go in the next, at once).
-const MAX_BATCH: usize = 4096;
-
 enum Next {
     Stop,
     Park(Option<Duration>),
@@ -202,7 +200,7 @@ fn run() {
             }
             let (mut ids, mut due) = (Vec::new(), Vec::new());
             for e in t.entries.values_mut() {
-                if e.lost.is_some() || e.due > now || due.len() >= MAX_BATCH {
+                if e.lost.is_some() || e.due > now || due.len() >= CHUNK {
                     continue;
                 }
                 if e.renewal.max_hold.is_some_and(|m| now + CAP_SLACK >= e.taken + m) {

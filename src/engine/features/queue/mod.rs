@@ -67,6 +67,8 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
     let mut passed_on: Option<String> = None;
     // The last step was told that the key's slot is being migrated.
     let mut told_migrating = false;
+    // Sized once: the server's tick does not change within a wait.
+    let lease_ms = lease_ms(check, node, key, limits);
     // How a wait ends on a failure: leaving the queue (within the usual
     // bounds, not cut short again by PHP's time limit).
     let stop = |why: Stop, passed_on: Option<String>| match why {
@@ -111,7 +113,6 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         let forward = passed_on.take();
         let mut cmds = passing_on(key, token, &base, forward.as_deref());
         let at = cmds.len();
-        let lease_ms = lease_ms(check, node, key, limits);
         cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms }));
         cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }));
         let sent = Instant::now();

@@ -108,6 +108,9 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
     // Woken: our next take finds the hold granted to us.
     let mut woken = false;
     let mut told_migrating = false;
+    // Sized once (the server's tick does not change within a wait); a take
+    // that does not join the queue never needs a place.
+    let lease_ms = if take.deadline.is_some() { lease_ms(take.check, node, key, limits) } else { 0 };
     loop {
         let single = told_migrating || topology::migrating(&node.server, key);
         told_migrating = false;
@@ -115,8 +118,6 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
         let pop = take.deadline.is_some() && !single && !woken;
         let how = TakeHow { join: take.deadline.is_some(), front: woken, owner: take.owner, pop_follows: pop };
         woken = false;
-        // (A take that does not join the queue never needs a place.)
-        let lease_ms = if how.join { lease_ms(take.check, node, key, limits) } else { 0 };
         let mut cmds = vec![step(SharedOp::Take { ttl_ms: take.ttl_ms, lease_ms, grant_ms: GRANT_MS, how }, single)];
         if let (true, Some(deadline)) = (pop, take.deadline) {
             let block = take.check.min(deadline.saturating_duration_since(now)).max(Duration::from_millis(1));
@@ -278,15 +279,38 @@ pub fn release(node: &Node, key: &[u8], token: &str, claim: Claim, find: bool, l
 /// Sets the lease of the hold of `token` to `ttl_ms` (`raise`: only
 /// longer; 0: only whether it still holds). `find`: in whatever mode.
 pub fn extend(node: &Node, key: &[u8], token: &str, claim: Claim, ttl_ms: i64, raise: bool, find: bool, limits: &Limits) -> Outcome {
-    let base = Base::of(key);
-    let member = claim.member(token);
-    let step = Step { op: SharedOp::Extend { ttl_ms, raise, find }, key, base: &base, member: &member, token, single: true };
+    let extension = Extension::new(key, token, claim, ttl_ms, raise, find);
     let sent = Instant::now();
-    match ask(node, &step, limits) {
-        Vote::Got(Reply::Int(1)) => confirmed(ttl_ms, sent),
+    match ask(node, &extension.step(), limits) {
         Vote::Failed(e) => Outcome::failed(e),
+        vote if extended(&vote) => confirmed(ttl_ms, sent),
         _ => Outcome::Refused,
     }
+}
+
+/// The request `extend` sends, for a caller that pipelines many of them
+/// (the watchdog's renewals); `extended` reads its reply.
+pub struct Extension<'a> {
+    key: &'a [u8],
+    token: &'a str,
+    base: Base<'a>,
+    member: String,
+    op: SharedOp<'static>,
+}
+
+impl<'a> Extension<'a> {
+    pub fn new(key: &'a [u8], token: &'a str, claim: Claim, ttl_ms: i64, raise: bool, find: bool) -> Self {
+        Extension { key, token, base: Base::of(key), member: claim.member(token), op: SharedOp::Extend { ttl_ms, raise, find } }
+    }
+
+    pub fn step(&self) -> Step<'_> {
+        Step { op: self.op, key: self.key, base: &self.base, member: &self.member, token: self.token, single: true }
+    }
+}
+
+/// Whether the server extended the hold (its answer to an `Extension`).
+pub fn extended(vote: &Vote) -> bool {
+    matches!(vote, Vote::Got(Reply::Int(1)))
 }
 
 /// The holds of `key` and its waiters, in one round trip.
