@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster slot migration under load: 8 processes contend for one lock (lock($key, 10, 5), queue hand-off) and increment a counter on another server inside it while the lock's slot migrates back and forth between two masters 20 times (CLUSTER SETSLOT IMPORTING/MIGRATING, MIGRATE of its keys, SETSLOT NODE; every 5th migration lasts longer than a call's retry budget, connect_timeout + read_timeout): no lock() or release() of a holder fails or returns false, never two holders, no increment lost, no key of the slot ever without a TTL, the hand-off's throughput from 1 s after the last migration (1..3 s) is back to at least 60 % of what it was before (two-second rates on 2 shared CPUs vary by ±35 % from run to run), nothing is left, every worker exits 0
+Redis Cluster slot migration under load: 8 processes contend for one lock (lock($key, 10, 5), queue hand-off) and increment a counter on another server inside it while the lock's slot migrates back and forth between two masters 20 times (CLUSTER SETSLOT IMPORTING/MIGRATING, MIGRATE of its keys, SETSLOT NODE; every 5th migration lasts longer than a call's retry budget, connect_timeout + read_timeout): no lock() or release() of a holder fails or returns false, never two holders, no increment lost, no key of the slot ever without a TTL, from 1 s after the last migration the waiters are back in the queue (a blocking pop per section) and the hand-off's throughput is at least 20 % of what it was before (a loose bound: this VM has slow phases of seconds that take it to 30-50 %, before the migrations as well as after), nothing is left, every worker exits 0
 --SKIPIF--
 <?php
 if (!function_exists('posix_kill') || !function_exists('pcntl_fork')) die('skip posix and pcntl needed');
@@ -102,6 +102,50 @@ $worker = function () use ($book, $key, $us): int {
 
 $pids = [];
 $exits = [];
+// CPU ticks: [all, busy] of the host, those of this test's processes
+// (workers and servers), and every other process' (pid => [name, ticks]),
+// from /proc.
+$cpu = function () use (&$pids, $c, $book): array {
+    $host = preg_split('/\s+/', trim(strtok((string) file_get_contents('/proc/stat'), "\n")));
+    $all = array_sum(array_map('intval', array_slice($host, 1, 8)));
+    $mine = array_flip(array_merge($pids, array_map(fn (RedisServer $n): int => $n->pid, $c->nodes()), [$book->pid, getmypid()]));
+    [$ours, $others] = [0, []];
+    foreach (glob('/proc/[0-9]*/stat') as $file) {
+        $stat = @file_get_contents($file);
+        if ($stat === false || ($close = strrpos($stat, ')')) === false) {
+            continue;
+        }
+        $f = explode(' ', substr($stat, $close + 2));
+        $pid = (int) substr($file, 6);
+        $ticks = (int) $f[11] + (int) $f[12]; // utime, stime
+        if (isset($mine[$pid])) {
+            $ours += $ticks;
+        } else {
+            $others[$pid] = [substr($stat, strpos($stat, '(') + 1, $close - strpos($stat, '(') - 1), $ticks];
+        }
+    }
+    return [$all, $all - (int) $host[4] - (int) $host[5], $ours, $others];
+};
+// The host's and this test's shares of the CPUs between two looks, and the
+// other processes that used the most.
+$share = function (array $from, array $to): string {
+    $span = max(1, $to[0] - $from[0]);
+    $others = [];
+    foreach ($to[3] as $pid => [$name, $ticks]) {
+        $used = $ticks - ($from[3][$pid][1] ?? 0);
+        if ($used > 0) {
+            $others["$name/$pid"] = $used;
+        }
+    }
+    arsort($others);
+    $top = implode(' ', array_map(fn ($k, $v) => sprintf('%s %d %%', $k, 100 * $v / $span), array_keys(array_slice($others, 0, 3, true)), array_slice($others, 0, 3)));
+    return sprintf('host busy %d %%, this test %d %%, others: %s', 100 * ($to[1] - $from[1]) / $span, 100 * ($to[2] - $from[2]) / $span, $top === '' ? 'none' : $top);
+};
+// Calls per command on a server so far (INFO commandstats).
+$commands = function (RedisServer $server): array {
+    preg_match_all('/^cmdstat_([a-z|]+):calls=(\d+)/m', (string) $server->cmd('INFO', 'commandstats'), $m);
+    return array_combine($m[1], array_map('intval', $m[2]));
+};
 try {
     for ($w = 0; $w < WORKERS; $w++) {
         $pids[] = rl_fork($worker);
@@ -110,9 +154,11 @@ try {
     if (rl_eventually(fn () => $book->cmd('LLEN', 'times') >= 200, true, 20.0) !== true) {
         throw new RuntimeException('no contention: ' . $book->cmd('LLEN', 'times') . ' sections in 20 s, errors: ' . json_encode($book->cmd('LRANGE', 'messages', 0, 4)));
     }
+    $baseCpu0 = $cpu();
     $baseFrom = $us();
     rl_sleep(BASELINE);
     $baseTo = $us();
+    $baseCpu1 = $cpu();
 
     // The slot to M2 and back, MIGRATIONS times; after each step no key of the slot without a TTL.
     $noTtl = [];
@@ -148,7 +194,13 @@ try {
             rl_sleep(0.2);
         }
     }
-    rl_sleep(max(0.0, ($migTo - $us()) / 1e6 + AFTER + 0.1));
+    // The window compared with the baseline, and what the CPUs and the
+    // slot's master did meanwhile (for the failure's message).
+    rl_sleep(max(0.0, ($migTo - $us()) / 1e6 + 1.0));
+    [$afterCpu0, $afterCmds0] = [$cpu(), $commands($c->masterOfSlot($slot))];
+    rl_sleep(max(0.0, ($migTo - $us()) / 1e6 + AFTER));
+    [$afterCpu1, $afterCmds1] = [$cpu(), $commands($c->masterOfSlot($slot))];
+    rl_sleep(0.1);
     $book->cmd('SET', 'stop', '1');
 } finally {
     $book->cmd('SET', 'stop', '1');
@@ -168,7 +220,16 @@ $sections = count($times);
 $counter = (int) $book->cmd('GET', 'counter');
 $debug(sprintf('baseline %.0f sections/s over %.2f s; %d sections in the %.2f s of migrations (%.0f/s, %d keys MIGRATEd in all); after: %.0f/s in [end + 1 s, end + 3 s] = %.0f %% of the baseline',
     $baseRate, ($baseTo - $baseFrom) / 1e6, $during, ($migTo - $migFrom) / 1e6, $during / (($migTo - $migFrom) / 1e6), $keysMoved, $afterRate, 100 * $afterRate / max($baseRate, 1)));
-$debug(sprintf('after the migrations, per 250 ms from their end: %s sections/s', implode(' ', array_map(fn ($q) => (string) (4 * $in($migTo + $q * 250000, $migTo + ($q + 1) * 250000)), range(0, 7)))));
+$series = implode(' ', array_map(fn ($q) => (string) (4 * $in($migTo + $q * 250000, $migTo + ($q + 1) * 250000)), range(0, 11)));
+$calls = [];
+foreach ($afterCmds1 as $name => $n) {
+    if ($n - ($afterCmds0[$name] ?? 0) > 0) {
+        $calls[] = sprintf('%s %d', $name, $n - ($afterCmds0[$name] ?? 0));
+    }
+}
+$where = sprintf('baseline: %s; after: %s; on the slot\'s master after: %s', $share($baseCpu0, $baseCpu1), $share($afterCpu0, $afterCpu1), implode(', ', $calls));
+$debug("after the migrations, per 250 ms from their end: $series sections/s");
+$debug($where);
 $debug(sprintf('migration windows (begin to agreed end): %s s', implode(' ', array_map(fn ($w) => sprintf('%.2f', $w), $windows))));
 $debug(sprintf('sections %d, counter %d, errors %d, release retries %d, doubles %d', $sections, $counter, $errors, (int) $book->cmd('GET', 'release_retries'), (int) $book->cmd('GET', 'doubles')));
 
@@ -184,11 +245,22 @@ if ($errors > 0) {
 echo "double holders: ", (int) $book->cmd('GET', 'doubles'), "\n";
 echo "lost increments: ", $sections - $counter, "\n";
 echo "keys without a TTL during the migrations: ", $noTtl === [] ? 'none' : json_encode(array_slice($noTtl, 0, 5)), "\n";
-// Loose: two-second rates on 2 shared CPUs vary by ±35 % from run to run (while the slot
-// migrated, the hand-off before its fix managed about a fifth of the baseline).
-$back = $afterRate >= 0.6 * $baseRate;
-echo "throughput from 1 s after the migrations (1..3 s) at least 60 % of the baseline: ", var_export($back, true),
+// Back to the queue: each section of the window came after a waiter's
+// blocking pop on the slot's master (polling the lock key, as while the slot
+// migrates, makes none).
+$afterSections = $in($migTo + 1000000, $migTo + 3000000);
+$pops = ($afterCmds1['blpop'] ?? 0) - ($afterCmds0['blpop'] ?? 0);
+$queued = $afterSections > 0 && $pops >= $afterSections / 2;
+echo "after the migrations the waiters wait in the queue again (a BLPOP per section from 1 s after them): ", var_export($queued, true),
+    $queued ? '' : sprintf(' (%d sections, %d BLPOPs)', $afterSections, $pops), "\n";
+// Loose: this VM has slow phases of a few seconds, in the baseline as well
+// as after the migrations, that take the rate down to 30-50 %.
+$back = $afterRate >= 0.2 * $baseRate;
+echo "throughput from 1 s after the migrations (1..3 s) at least 20 % of the baseline: ", var_export($back, true),
     $back ? '' : sprintf(' (baseline %.0f/s, after %.0f/s)', $baseRate, $afterRate), "\n";
+if (!$queued || !$back) {
+    echo "  per 250 ms from the end: $series; $where\n";
+}
 // Once the TTLs (5 s) allow: nothing of ours is left on any master.
 $left = rl_eventually(function () use ($c): array {
     $all = [];
@@ -207,6 +279,7 @@ errors: 0
 double holders: 0
 lost increments: 0
 keys without a TTL during the migrations: none
-throughput from 1 s after the migrations (1..3 s) at least 60 % of the baseline: true
+after the migrations the waiters wait in the queue again (a BLPOP per section from 1 s after them): true
+throughput from 1 s after the migrations (1..3 s) at least 20 % of the baseline: true
 keys: []
 workers exited: 0 0 0 0 0 0 0 0
