@@ -32,7 +32,8 @@ common_pkgs=(clang libclang-dev libssl-dev pkg-config libfcgi-bin valgrind opens
 # packages, whether valgrind runs there, experimental pins.
 cell_suite() { case $1 in oldest) echo bookworm ;; stable) echo trixie ;; newest|next) echo sid ;; esac; }
 cell_php() { case $1 in oldest) echo 8.2 ;; stable|newest) echo 8.4 ;; next) echo 8.5 ;; esac; }
-cell_servers() { case $1 in oldest) echo redis ;; *) echo "redis valkey" ;; esac; }
+# next has sid's Valkey 9.1, as newest does: run once, in newest.
+cell_servers() { case $1 in oldest|next) echo redis ;; *) echo "redis valkey" ;; esac; }
 cell_valgrind() { [[ $1 == newest || $1 == oldest ]]; }
 cell_pkgs() {
   local php; php=$(cell_php "$1")
@@ -163,8 +164,30 @@ run_cell() {
   if ((status)); then
     echo "[$cell] FAILED (exit $status); last lines of $log:" >&2
     tail -15 "$log" >&2
+    FAILURES[$cell]=$(failed_tests "$dir" "$log")
   fi
   return "$status"
+}
+
+# What failed in a cell, for the end of the output (the part of a run CI
+# keeps): each failed .phpt with the first changed lines of its diff, and
+# the failed PHPUnit tests' names.
+declare -A FAILURES
+failed_tests() {
+  local dir=$1 log=$2 phpt
+  for phpt in "$dir"/build/phpt-*.log; do
+    [[ -f $phpt ]] || continue
+    sed 's/\x1b\[[0-9;]*m//g' "$phpt" | awk -v server="$(basename "$phpt" .log | sed 's/^phpt-//')" '
+      /^========DIFF========/ { in_diff = 1; diff = ""; n = 0; next }
+      /^========DONE========/ { in_diff = 0; next }
+      in_diff && /^[0-9]+[+-] / && n < 4 { diff = diff "    " substr($0, 1, 200) "\n"; n++; next }
+      match($0, /(FAIL|BORK|LEAK) .*\[php-tests\/[^]]+\.phpt\]/) {
+        name = substr($0, RSTART, RLENGTH); sub(/.*\[php-tests\//, "", name); sub(/\]$/, "", name)
+        printf "  phpt against %s: %s\n%s", server, name, diff; diff = ""
+      }'
+  done
+  grep -E '^[0-9]+\) [A-Za-z\\]+::' "$log" | head -5 | cut -c1-200 | sed 's/^/  adapters: /'
+  grep -E '^FAIL [^ ]+ \(exit' "$log" | head -5 | cut -c1-200 | sed 's/^/  frameworks: /'
 }
 
 if ! command -v debootstrap >/dev/null; then
@@ -194,6 +217,9 @@ for cell in "${CELLS[@]}"; do
     printf ' %s |' "${value:--}"
   done
   echo
+done
+for cell in "${BAD_CELLS[@]}"; do
+  [[ -n ${FAILURES[$cell]:-} ]] && printf 'failed in %s:\n%s\n' "$cell" "${FAILURES[$cell]}"
 done
 if grep -q "setup=FAILED\|run=FAILED" <<<"${RESULT[*]}"; then failed=1; fi
 echo "matrix: $((${#CELLS[@]} - ${#BAD_CELLS[@]})) passed, ${#BAD_CELLS[@]} failed${BAD_CELLS:+ (${BAD_CELLS[*]})}"
