@@ -72,12 +72,16 @@ foreach (['plain:report', 'user:{42}:report', 'odd}key', 'x{}y', '{}z'] as $key)
             continue;
         }
         if ($verb === 'EVAL' || $verb === 'EVALSHA') {
-            $n = (int) $args[2];
-            foreach (array_slice($args, 3, $n) as $k) {
+            // numkeys: the first all-digit argument after the script. Valkey
+            // 8.1's MONITOR leaves a '"' inside an argument unescaped, so a
+            // body holding one reads as several arguments.
+            for ($at = 2; isset($args[$at]) && !ctype_digit($args[$at]); $at++);
+            $n = (int) ($args[$at] ?? 0);
+            foreach (array_slice($args, $at + 1, $n) as $k) {
                 $touched[$k] = true;
             }
             // Anything K-like among the script's arguments is a key it did not declare.
-            foreach (array_slice($args, 3 + $n) as $a) {
+            foreach (array_slice($args, $at + 1 + $n) as $a) {
                 if (str_contains($a, $K)) {
                     $undeclared[] = $a;
                 }
