@@ -141,11 +141,6 @@ $share = function (array $from, array $to): string {
     $top = implode(' ', array_map(fn ($k, $v) => sprintf('%s %d %%', $k, 100 * $v / $span), array_keys(array_slice($others, 0, 3, true)), array_slice($others, 0, 3)));
     return sprintf('host busy %d %%, this test %d %%, others: %s', 100 * ($to[1] - $from[1]) / $span, 100 * ($to[2] - $from[2]) / $span, $top === '' ? 'none' : $top);
 };
-// Calls per command on a server so far (INFO commandstats).
-$commands = function (RedisServer $server): array {
-    preg_match_all('/^cmdstat_([a-z|]+):calls=(\d+)/m', (string) $server->cmd('INFO', 'commandstats'), $m);
-    return array_combine($m[1], array_map('intval', $m[2]));
-};
 try {
     for ($w = 0; $w < WORKERS; $w++) {
         $pids[] = rl_fork($worker);
@@ -197,9 +192,9 @@ try {
     // The window compared with the baseline, and what the CPUs and the
     // slot's master did meanwhile (for the failure's message).
     rl_sleep(max(0.0, ($migTo - $us()) / 1e6 + 1.0));
-    [$afterCpu0, $afterCmds0] = [$cpu(), $commands($c->masterOfSlot($slot))];
+    [$afterCpu0, $afterCmds0] = [$cpu(), $c->masterOfSlot($slot)->allCalls()];
     rl_sleep(max(0.0, ($migTo - $us()) / 1e6 + AFTER));
-    [$afterCpu1, $afterCmds1] = [$cpu(), $commands($c->masterOfSlot($slot))];
+    [$afterCpu1, $afterCmds1] = [$cpu(), $c->masterOfSlot($slot)->allCalls()];
     rl_sleep(0.1);
     $book->cmd('SET', 'stop', '1');
 } finally {

@@ -2,8 +2,9 @@
 //! its requests pipelined, a thousand at a time, all servers at once, so the
 //! whole costs one round trip per thousand locks (a server that does not
 //! answer: one connect and one read timeout, however many locks there are).
-//! On a Cluster a pipeline goes to the master of its first key, so there each slot gets its own: thousands of locks
-//! under one hash tag are one pipeline, not thousands of connections.
+//! On a Cluster a pipeline goes to the master of its first key, so there
+//! each slot gets its own: thousands of locks under one hash tag are one
+//! pipeline, not thousands of connections.
 
 use std::collections::HashMap;
 
