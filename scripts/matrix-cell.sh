@@ -12,6 +12,7 @@ cd /src
 mkdir -p /build
 results=/build/results
 : >"$results"
+rm -f /build/phpt-*.log # an earlier run's logs would be read as this one's failures
 failed=0
 # A value is good when it is "ok", "-" (not run in this cell) or N/N[+Kskip].
 good() { [[ $1 == ok || $1 == - ]] && return 0; [[ $1 =~ ^([0-9]+)/([0-9]+)(\+[0-9]+skip)?$ ]] && ((BASH_REMATCH[1] == BASH_REMATCH[2] && BASH_REMATCH[2] > 0)); }
