@@ -26,12 +26,12 @@ foreach ([
 ini_set('redis_lock.auto_renew', '1');
 var_dump(RedisMutexLock::lock('renewed', 0, 1));
 $redis->cmd('FLUSHALL');
-rl_sleep(0.8);
+rl_eventually(fn () => RedisMutexLock::inspect('renewed')['lost'], true, 3.0); // a renewal every 333 ms
 echo 'inspect lost: ', var_export(RedisMutexLock::inspect('renewed')['lost'], true), "\n";
 echo rl_lost(rl_timed(fn () => RedisMutexLock::release('renewed'))[0], 'RedisMutexLock::release()', 'renewed', 'another owner took it or it expired'), "\n";
 var_dump(RedisReadWriteLock::lockRead('renewed-rw', 0, 1));
 $redis->cmd('FLUSHALL');
-rl_sleep(0.8);
+rl_eventually(fn () => RedisReadWriteLock::inspect('renewed-rw')['lost'], true, 3.0);
 echo rl_lost(rl_timed(fn () => RedisReadWriteLock::release('renewed-rw'))[0], 'RedisReadWriteLock::release()', 'renewed-rw', 'another owner took it or it expired'), "\n";
 ini_set('redis_lock.auto_renew', '0');
 echo 'keys: ', json_encode($redis->keys()), "\n";

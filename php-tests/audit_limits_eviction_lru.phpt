@@ -46,7 +46,9 @@ foreach (array_slice($redis->cmd('KEYS', 'fill:*'), 0, 10) as $k) {
     $redis->cmd('DEL', $k);
 }
 echo "second holders: ", json_encode([RedisMutexLock::lock('m', 0), RedisReadWriteLock::lockWrite('rw', 0), RedisSemaphore::acquire('sem', 1, 0)]), "\n";
-rl_sleep(1.6); // a renewal of the 3 s leases (every second) finds them taken
+// A renewal of the 3 s leases (every second) finds them taken.
+rl_eventually(fn () => [$holder->result('RedisMutexLock::inspect', 'm')['lost'], $holder->result('RedisReadWriteLock::inspect', 'rw')['lost'],
+    $holder->result('RedisSemaphore::inspect', 'sem')['lost']], [true, true, true], 5.0);
 echo "the renewed holder sees them lost: ", json_encode([$holder->result('RedisMutexLock::inspect', 'm')['lost'], $holder->result('RedisReadWriteLock::inspect', 'rw')['lost'],
     $holder->result('RedisSemaphore::inspect', 'sem')['lost']]), "\n";
 echo "ours: ", json_encode([RedisMutexLock::release('m'), RedisReadWriteLock::release('rw'), RedisSemaphore::release('sem')]), "\n";

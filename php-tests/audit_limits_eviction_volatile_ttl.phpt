@@ -59,7 +59,7 @@ echo "renewed hold: ", $renewed->result('RedisMutexLock::lock', 'r', 0, 3), "\n"
 rl_limits_fill_until($redis, fn () => $redis->cmd('EXISTS', 'lock:r') === 0);
 rl_limits_release_pressure($redis);
 echo "another process takes it: ", rl_limits_outcome(fn () => RedisMutexLock::lock('r', 0)), "\n";
-rl_sleep(1.5);
+rl_eventually(fn () => $renewed->result('RedisMutexLock::inspect', 'r')['lost'], true, 5.0);
 echo "the renewed holder's inspect: lost ", var_export($renewed->result('RedisMutexLock::inspect', 'r')['lost'], true),
     ", release: ", rl_limits_answer($renewed->call('RedisMutexLock::release', 'r'), [$redis]), "\n";
 RedisMutexLock::release('r');

@@ -37,7 +37,7 @@ $calm->script('wait.php', <<<'PHP'
 $t = rl_now();
 $got = RedisMutexLock::lock($_GET['key'], 15);
 $waited = rl_now() - $t;
-echo var_export($got, true), ' ', $waited, ' ', var_export(RedisMutexLock::release($_GET['key']), true), "\n";
+echo var_export($got, true), ' ', $waited, ' ', var_export(RedisMutexLock::release($_GET['key']), true), ' ', $t, "\n";
 PHP);
 
 foreach ([
@@ -48,6 +48,7 @@ foreach ([
     $killedAt = rl_now();
     $value = $redis->cmd('GET', "lock:{$q['key']}");
     $pttl = $redis->cmd('PTTL', "lock:{$q['key']}");
+    $pttlAt = rl_now();
     [, $pid, $lockedAt] = explode(' ', trim($r->body())) + [null, '0', '0'];
     $ttl = $q['ttl'];
     echo "$name:\n";
@@ -64,8 +65,9 @@ foreach ([
     // A request that waits for the lock gets it when the TTL left has run out, not before.
     $w = $calm->get('wait.php', ['key' => $q['key']], 20);
     if ($w->outcome !== "ok" || !preg_match("/^(true|false) /", $w->body())) { echo "  wait.php: ", $w->describe(), "\n"; }
-    [$got, $waited, $released] = explode(' ', trim($w->body())) + [null, '0', null];
-    $waited = (float) $waited;
+    [$got, $waited, $released, $startedAt] = explode(' ', trim($w->body())) + [null, '0', null, '0'];
+    // From the TTL's read, not from the request's start, which may come a while later.
+    $waited = (float) $startedAt + (float) $waited - $pttlAt;
     $low = $pttl / 1000 - 0.25;
     $high = $pttl / 1000 + 1.5;
     printf("  a waiting request gets it: %s, after the TTL left (%s): %s, released: %s\n", $got,

@@ -34,7 +34,9 @@ foreach ([100000, 300000] as $sleep) {
             $lapsed++;
         }
         if ($score !== null && $score !== $last) {
-            $renewals[] = rl_now();
+            // The score is the server's time of the renewal plus a lease fixed for the wait: its
+            // steps are the gaps on the server's clock, free of this sampler's own delays.
+            $renewals[] = (float) $score / 1000;
             $last = $score;
         }
         rl_sleep(0.005);

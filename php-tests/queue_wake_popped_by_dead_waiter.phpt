@@ -34,7 +34,7 @@ foreach ($waiters as $i => $w) {
     echo "waiter $i: ", var_export($r['r'], true), "\n";
     $first = min($first, $r['t'] - $released);
 }
-echo "first new holder < 0.5 s after the release: ", $first < 0.5 ? 'true' : sprintf('false (%.3f s)', $first), "\n";
+echo "first new holder < 1 s after the release: ", $first < 1.0 ? 'true' : sprintf('false (%.3f s)', $first), "\n";
 foreach ($waiters as $w) {
     $w->finish(5);
 }
@@ -49,7 +49,7 @@ bool(true)
 popped: the first waiter's wake-up: true
 waiter 0: true
 waiter 1: true
-first new holder < 0.5 s after the release: true
+first new holder < 1 s after the release: true
 order 0 1 or 1 0: true
 two holders at once: []
 keys: []

@@ -29,11 +29,9 @@ echo "nodes: ", rl_holders($s, 'flushed', [$lock['token'] => 'ours']), "\n";
 
 // The next holder gets every node.
 $next = $rl->lock('cold', 10000);
-rl_sleep(0.3);
-echo "next lock: ", rl_holders($s, 'cold', [$next['token'] => 'ours']), "\n";
+echo "next lock: ", rl_eventually(fn () => rl_holders($s, 'cold', [$next['token'] => 'ours']), 'ours ours ours ours ours', 3.0), "\n";
 var_dump($rl->unlock($next));
-rl_sleep(0.3);
-echo "keys: ", rl_all_keys($s), "\n";
+echo "keys: ", rl_eventually(fn () => rl_all_keys($s), '[] [] [] [] []', 3.0), "\n";
 ?>
 --EXPECT--
 locked: true

@@ -33,7 +33,7 @@ echo "still held: ", json_encode($renewed->result('RedisSemaphore::inspect', 're
 
 // Lost: another client deletes the key; the next renewal finds it gone.
 $redis->cmd('DEL', 'lock:renw');
-rl_sleep(0.8);
+rl_eventually(fn () => $renewed->result('RedisReadWriteLock::inspect', 'renw')['lost'], true, 3.0); // a renewal every 333 ms
 echo "release after the key was deleted: ", $renewed->result('RedisReadWriteLock::release', 'renw'), "\n";
 echo "release again: ", json_encode($renewed->result('RedisReadWriteLock::release', 'renw')), "\n";
 $renewed->finish();

@@ -22,9 +22,10 @@ printf("timeout 0: %s, one attempt: %s, < 0.5 s: %s\n", rl_show($r), var_export(
 
 [$r, $secs, $sets] = attempt($redis, 1);
 // Redis ends a blocking pop up to 100 ms late (it looks at blocked clients'
-// timeouts about every 100 ms at its default hz 10): 5 to 11 looks.
-printf("timeout 1: %s, 0.95..1.6 s: %s (%.3f), looks 5..11: %s (%d)\n", rl_show($r),
-    var_export($secs >= 0.95 && $secs < 1.6, true), $secs, var_export($sets >= 5 && $sets <= 11, true), $sets);
+// timeouts about every 100 ms at its default hz 10): 5 to 11 looks, 3 when a slow
+// host loses a few ticks (a wait in one long block would make 1).
+printf("timeout 1: %s, 0.95..1.6 s: %s (%.3f), looks 3..11: %s (%d)\n", rl_show($r),
+    var_export($secs >= 0.95 && $secs < 1.6, true), $secs, var_export($sets >= 3 && $sets <= 11, true), $sets);
 
 // sleep 0.3 s, timeout 1 s: looks at 0, 0.3, 0.6 and 0.9 (the last one blocks until the deadline).
 [$r, $secs, $sets] = attempt($redis, 1, 300000);
@@ -47,7 +48,7 @@ var_dump(RedisMutexLock::release('soon'));
 ?>
 --EXPECTF--
 timeout 0: false, one attempt: true, < 0.5 s: true
-timeout 1: false, 0.95..1.6 s: true (%f), looks 5..11: true (%d)
+timeout 1: false, 0.95..1.6 s: true (%f), looks 3..11: true (%d)
 sleep 0.3: false, 0.95..1.6 s: true (%f), looks 3..4: true (%d)
 sleep 5 s, timeout 0.5: false, 0.45..1.0 s: true (%f), attempts: 1
 holder untouched: 'other-owner'
