@@ -92,7 +92,8 @@ foreach ([['RedisMutexLock::lock', 'hb', 5.0, 20, 100000], ['RedisReadWriteLock:
     rl_sleep(0.3);
     $rel = $h2->call(str_replace(['lockRead', 'lock', 'acquire'], 'release', $method), $k);
     $a = $w->answer(10);
-    echo "  $k: ", rl_limits_answer($a, [$redis]), ", within 0.3 s of the release: ", rl_within($a['end'] - $rel['end'], 0, 0.3), "\n";
+    // From the release's start: the waiter, handed the lock inside it, may return before the releaser does.
+    echo "  $k: ", rl_limits_answer($a, [$redis]), ", within 0.3 s of the release: ", rl_within($a['end'] - $rel['start'], 0, 0.3), "\n";
 }
 $w->finish();
 $h2->finish();
