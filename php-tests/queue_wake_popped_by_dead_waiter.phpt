@@ -1,5 +1,5 @@
 --TEST--
-Queue: the wake-up that a release without a hint pushes onto {K}:n is popped by a waiter that dies before it passes it on (a client blocked there longest that pops it and never writes again): the first waiter finds the lock at its own next look, or, once its 100 ms grant ran out, queues again at the back and the next one takes it; the first new holder comes < 0.5 s after the release, both waiters get the lock, never two at once, and no key is left
+Queue: the wake-up that a release without a hint pushes onto {K}:n is popped by a waiter that dies before it passes it on (a client blocked there longest that pops it and never writes again): the first waiter finds the lock at its own next look, or, once its 100 ms grant ran out, queues again at the back and the next one takes it; the first new holder comes < 1 s after the release, both waiters get the lock, never two at once, and no key is left
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
