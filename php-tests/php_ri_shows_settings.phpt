@@ -1,5 +1,5 @@
 --TEST--
-php --ri redis_lock shows the version and every redis_lock.* setting (local and master values)
+php --ri redis_lock shows the version, the classes the extension registered (the same list as ReflectionExtension::getClassNames()) and every redis_lock.* setting (local and master values)
 --FILE--
 <?php
 require __DIR__ . '/inc/redis_server.inc';
@@ -18,6 +18,10 @@ preg_match('/^Built for PHP => (.*)$/m', $r['out'], $built);
 preg_match('/^PHP API => (\d+)$/m', $r['out'], $api);
 preg_match('/^PHP API => (\d+)$/m', $info, $phpApi);
 var_dump($built[1] === PHP_VERSION, $api[1] === $phpApi[1]);
+preg_match('/^Classes => (.*)$/m', $r['out'], $classes);
+$registered = (new ReflectionExtension('redis_lock'))->getClassNames();
+echo "classes: ", $classes[1], "\n";
+echo "as Reflection lists them: ", json_encode($classes[1] === implode(', ', $registered)), "\n";
 ?>
 --EXPECTF--
 
@@ -27,7 +31,7 @@ redis_lock support => enabled
 Version => %d.%d.%d
 Built for PHP => %d.%d.%d
 PHP API => %d
-Classes => %s
+Classes => RedisLockException, RedisLockLostException, RedisMutexLock, RedLock, RedisReadWriteLock, RedisSemaphore
 
 Directive => Local Value => Master Value
 redis_lock.server => redis://127.0.0.1:6379 => redis://127.0.0.1:6379
@@ -67,3 +71,5 @@ redis_lock.wait_timeout: "1" (access 7)
 version: %d.%d.%d
 bool(true)
 bool(true)
+classes: RedisLockException, RedisLockLostException, RedisMutexLock, RedLock, RedisReadWriteLock, RedisSemaphore
+as Reflection lists them: true

@@ -1,6 +1,7 @@
 //! `phpinfo()` / `php --ri redis_lock`.
 
-use ext_php_rs::zend::ModuleEntry;
+use ext_php_rs::ffi::zend_class_entry;
+use ext_php_rs::zend::{ExecutorGlobals, ModuleEntry};
 use ext_php_rs::{info_table_end, info_table_row, info_table_start};
 
 use super::zend;
@@ -15,8 +16,37 @@ pub unsafe extern "C" fn module_info(module: *mut ModuleEntry) {
     info_table_row!("Version", env!("CARGO_PKG_VERSION"));
     info_table_row!("Built for PHP", env!("REDIS_LOCK_PHP_VERSION"));
     info_table_row!("PHP API", env!("REDIS_LOCK_PHP_API"));
-    info_table_row!("Classes", "RedisMutexLock, RedLock, RedisLockException");
+    // SAFETY: `module` is this extension's entry, handed over by the engine.
+    let classes = unsafe { classes_of(module) };
+    info_table_row!("Classes", classes.join(", "));
     info_table_end!();
     // SAFETY: `module` is this extension's entry, handed over by the engine.
     unsafe { zend::display_ini_entries(module) };
+}
+
+/// The classes that `module` registered, in the order it registered them, as
+/// `ReflectionExtension::getClassNames()` finds them: read from the class
+/// table, so that the list cannot fall behind the classes.
+///
+/// # Safety
+/// `module` must be a live module entry; called during a request.
+unsafe fn classes_of(module: *mut ModuleEntry) -> Vec<String> {
+    const ZEND_INTERNAL_CLASS: std::ffi::c_char = 1;
+    let globals = ExecutorGlobals::get();
+    let Some(table) = globals.class_table() else { return Vec::new() };
+    let mut names: Vec<String> = Vec::new();
+    for (_, zv) in table {
+        // SAFETY: the class table's values are pointers to class entries.
+        let Some(ce) = (unsafe { zv.ptr::<zend_class_entry>() }).and_then(|p| unsafe { p.as_ref() }) else { continue };
+        // SAFETY: `internal` is the union's member for internal classes.
+        if ce.type_ != ZEND_INTERNAL_CLASS || unsafe { ce.info.internal.module } != module {
+            continue;
+        }
+        if let Some(name) = ce.name().map(str::to_owned) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
 }
