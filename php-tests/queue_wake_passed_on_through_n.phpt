@@ -1,5 +1,5 @@
 --TEST--
-Queue: a holder that took the lock while nobody waited does not know whom to wake; its release hands the lock to the first waiter and wakes it through the shared list {K}:n. When another waiter has been blocked there longer (the first one looked at the queue since), that one pops the wake-up and passes it on: the first waiter gets the lock < 100 ms after the release, long before its own next look, and the order stays 0 1
+Queue: a holder that took the lock while nobody waited does not know whom to wake; its release hands the lock to the first waiter and wakes it through the shared list {K}:n. When another waiter has been blocked there longer (the first one looked at the queue since), that one pops the wake-up and passes it on: the first waiter gets the lock < 0.5 s after the release, long before its own next look (1.5 s after its last), and the order stays 0 1
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -12,10 +12,10 @@ $K = 'lock:pass';
 $keys = rl_queue_keys($K);
 
 var_dump(RedisMutexLock::lock('pass', 0, 20));   // taken with nobody waiting: no hint
-// Waiter 0 looks at the queue every 0.3 s (its blocking pop ends, it renews
+// Waiter 0 looks at the queue every 1.5 s (its blocking pop ends, it renews
 // its lease and blocks again); waiter 1 every 5 s.
 [$waiters, $tokens] = rl_queue_waiters($redis, $book, $K, [
-    ['key' => 'pass', 'i' => 0, 'timeout' => 30, 'sleep' => 300000, 'hold' => 0.05],
+    ['key' => 'pass', 'i' => 0, 'timeout' => 30, 'sleep' => 1500000, 'hold' => 0.05],
     ['key' => 'pass', 'i' => 1, 'timeout' => 30, 'sleep' => 5000000, 'hold' => 0.05],
 ]);
 // Once waiter 0 renewed its lease after waiter 1 queued, it blocked again
@@ -34,7 +34,7 @@ foreach ($waiters as $i => $w) {
     $r = $w->result(10);
     echo "waiter $i: ", var_export($r['r'], true), "\n";
     if ($i === 0) {
-        echo "waiter 0 < 100 ms after the release: ", $r['t'] - $released < 0.1 ? 'true' : sprintf('false (%.3f s)', $r['t'] - $released), "\n";
+        echo "waiter 0 < 0.5 s after the release: ", $r['t'] - $released < 0.5 ? 'true' : sprintf('false (%.3f s)', $r['t'] - $released), "\n";
     }
 }
 // The wake-up passed on: the one script with two keys (K and the first
@@ -53,7 +53,7 @@ echo "keys: ", rl_keys_left($redis, $tokens), "\n";
 bool(true)
 waiter 0 looked again: true
 waiter 0: true
-waiter 0 < 100 ms after the release: true
+waiter 0 < 0.5 s after the release: true
 waiter 1: true
 wake-ups passed on: 1
 order: 0 1
