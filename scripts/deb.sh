@@ -3,7 +3,7 @@
 # debhelper, no network): target/deb/php<ver>-redis-lock_<version>_<arch>.deb with
 #   <extension dir>/redis_lock.so
 #   /etc/php/<ver>/mods-available/redis_lock.ini   (a conffile, from packaging/redis_lock.ini)
-#   /usr/share/doc/<package>/{README.md.gz,copyright}
+#   /usr/share/doc/<package>/{README.md.gz,docs/*.md.gz,copyright}
 # and the maintainer scripts of packaging/deb/, which enable and disable the module
 # with php-common's helpers the way Debian's php-redis package does.
 # Environment: PHP_CONFIG, EXT (the .so), DEB_MAINTAINER, DEB_STRIP=0 (keep the
@@ -51,6 +51,9 @@ fi
 doc=$root/usr/share/doc/$package
 mkdir -p "$doc"
 gzip -9n <README.md >"$doc/README.md.gz"
+# The reference the README links to (docs/*.md), without the charts.
+mkdir -p "$doc/docs"
+for page in docs/*.md; do gzip -9n <"$page" >"$doc/docs/$(basename "$page").gz"; done
 
 # copyright: the project's LICENSE file when there is one, else Cargo.toml's
 # license field; then the licenses of the Rust crates linked into the .so.

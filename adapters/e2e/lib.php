@@ -471,7 +471,7 @@ function laravel_app(array $config, array $commands = [], ?Closure $schedule = n
 
 /**
  * config/cache.php of the Laravel tests: the default store is a redis_lock
- * store (as the README configures it), so that every lock Laravel takes
+ * store (as docs/frameworks.md configures it), so that every lock Laravel takes
  * through the default cache (queue middleware, unique jobs, the scheduler,
  * isolated commands) is ours; cache data goes to the array store.
  */

@@ -1,7 +1,7 @@
 <?php
 
 /*
- * FrameworkBundle's lock.factory on RedisLockStore, configured as the README
+ * FrameworkBundle's lock.factory on RedisLockStore, configured as docs/frameworks.md
  * says (adapters/config/symfony/redis_lock.php, copied to config/packages/):
  * a minimal MicroKernel with FrameworkBundle and that file, its container's
  * lock.factory and an autowired `LockFactory $lockFactory`, used from two
