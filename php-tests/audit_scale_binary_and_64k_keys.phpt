@@ -45,7 +45,8 @@ foreach ($keys as $name => $key) {
     file_put_contents($file, $key);
     $child = rl_child($other, [], [$redis->dsn(), $file]);
     echo 'other process: ', $child->readLine(10), "\n";
-    rl_sleep(0.3); // it queues
+    // It waits in the key's queue before the release (else it would just take a free lock).
+    echo 'queued: ', json_encode(rl_eventually(fn () => RedisMutexLock::inspect($key)['waiters'], 1, 5.0)), "\n";
     echo 'released: ', json_encode([
         RedisMutexLock::release($key), RedisReadWriteLock::release("rw$key"),
         RedisSemaphore::release("s$key"), $redlock->unlock($lock),
@@ -77,6 +78,7 @@ held: {"mutex":true,"read":true,"permit":true}, RedLock: true
 exact keys with TTLs: [true,true,true,true]
 RedLock again: false
 other process: {"mutex":false,"write":false,"permit":false}
+queued: 1
 released: [true,true,true,true]
 waited: true
 released: true
@@ -86,6 +88,7 @@ held: {"mutex":true,"read":true,"permit":true}, RedLock: true
 exact keys with TTLs: [true,true,true,true]
 RedLock again: false
 other process: {"mutex":false,"write":false,"permit":false}
+queued: 1
 released: [true,true,true,true]
 waited: true
 released: true
@@ -95,6 +98,7 @@ held: {"mutex":true,"read":true,"permit":true}, RedLock: true
 exact keys with TTLs: [true,true,true,true]
 RedLock again: false
 other process: {"mutex":false,"write":false,"permit":false}
+queued: 1
 released: [true,true,true,true]
 waited: true
 released: true
@@ -104,6 +108,7 @@ held: {"mutex":true,"read":true,"permit":true}, RedLock: true
 exact keys with TTLs: [true,true,true,true]
 RedLock again: false
 other process: {"mutex":false,"write":false,"permit":false}
+queued: 1
 released: [true,true,true,true]
 waited: true
 released: true

@@ -14,7 +14,10 @@ $redis->pause();
 echo rl_show(rl_timed(fn () => RedisMutexLock::lock('during'))[0]) === $timedOut ? "lock timed out\n" : "unexpected\n";
 echo rl_show(rl_timed(fn () => RedisMutexLock::release('held'))[0]) === $timedOut ? "release timed out\n" : "unexpected\n";
 $redis->resume();
-usleep(100000); // the server works through what it had received
+// The server works through what it had received on the connections this
+// process gave up (they were closed): once it has closed them all, it has run
+// every command they carried (it reads a closed connection to its end first).
+echo "the server closed the given-up connections: ", json_encode(rl_eventually(fn () => $redis->otherClients(), 0, 3.0) === 0), "\n";
 
 // Nobody holds "during": another process must be able to take it (false would say
 // somebody holds it, for up to 20 s, while this process goes on with other work).
@@ -32,6 +35,7 @@ echo "keys: ", json_encode($redis->keys()), "\n";
 bool(true)
 lock timed out
 release timed out
+the server closed the given-up connections: true
 during left in Redis: false
 another process locks it: bool(true)
 bool(true)

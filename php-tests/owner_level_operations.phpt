@@ -85,15 +85,23 @@ var_dump(RedisMutexLock::lock('g'));
 echo "forceRelease of ours: ", rl_show(RedisMutexLock::forceRelease('g')), ", inspect count: ", RedisMutexLock::inspect('g')['count'],
     ", release(): ", rl_show(RedisMutexLock::release('g')), "\n";
 
-// Blocking acquire() waits in the queue.
+// Blocking acquire() waits in the queue: the other process releases once
+// this one is queued, and notes the moment (CLOCK_MONOTONIC, as rl_now()
+// here) just before its release.
 var_dump(RedisMutexLock::acquire('b', 'first', 60000));
-$pid = rl_fork(function () use ($redis) {
-    usleep(300000);
+$releasedAt = rl_tmpdir() . '/released-at';
+$pid = rl_fork(function () use ($redis, $releasedAt) {
+    $redis->reconnect(); // a connection of its own, not the parent's
+    rl_queue_wait_len($redis, 'lock:b', 1);
+    file_put_contents($releasedAt, sprintf('%.6f', rl_now()));
     return RedisMutexLock::releaseOwner('b', 'first') ? 0 : 1;
 });
 [$r, $secs] = rl_timed(fn () => RedisMutexLock::acquire('b', 'second', 60000, 5));
-echo "blocking acquire: ", rl_show($r), ", after the other process' release (0.2..2 s): ", var_export($secs > 0.2 && $secs < 2.0, true),
-    ", child ", rl_wait($pid), ", owner now: ", RedisMutexLock::owner('b'), "\n";
+$end = rl_now();
+$child = rl_wait($pid);
+$since = $end - (float) @file_get_contents($releasedAt);
+echo "blocking acquire: ", rl_show($r), ", returned after the other process' release, within 2 s of it: ", var_export($since > 0 && $since < 2.0, true),
+    ", child ", $child, ", owner now: ", RedisMutexLock::owner('b'), "\n";
 var_dump(RedisMutexLock::releaseOwner('b', 'second'));
 
 $n = RedisMutexLock::newOwner();
@@ -145,7 +153,7 @@ forceRelease of a free key: false
 bool(true)
 forceRelease of ours: true, inspect count: 0, release(): false
 bool(true)
-blocking acquire: true, after the other process' release (0.2..2 s): true, child 0, owner now: second
+blocking acquire: true, returned after the other process' release, within 2 s of it: true, child 0, owner now: second
 bool(true)
 newOwner: true
 -- arguments
