@@ -1,5 +1,5 @@
 --TEST--
-RedisReadWriteLock: a waiter SIGKILLed or frozen (SIGSTOP) in the queue stalls nobody for long: with a writer killed in the middle of the queue, or a writer killed at its head, every waiter behind it gets in less than 1 s after the section before it ended (a dead waiter costs its short waiter lease or hand-off grant, not a hold's lease), in FIFO order with the readers at the head let in together; a writer frozen while the lock is handed on is passed over the same way and, resumed while a reader holds, does not enter beside it: it gets the lock after that reader left. Never a writer beside another holder, by an independent book.
+RedisReadWriteLock: a waiter SIGKILLed or frozen (SIGSTOP) in the queue stalls nobody for long: with a writer killed in the middle of the queue, or a writer killed at its head, every waiter behind it gets in less than 1 s after the section before it ended (a dead waiter costs its short waiter lease or hand-off grant, not a hold's lease), in FIFO order with the readers at the head let in together (inside at once: each stays until both are in); a writer frozen while the lock is handed on is passed over the same way and, resumed while a reader holds, does not enter beside it: it gets the lock after that reader left. Never a writer beside another holder, by an independent book.
 --SKIPIF--
 <?php if (!function_exists('posix_kill') || !function_exists('pcntl_fork')) die('skip posix and pcntl needed'); ?>
 --FILE--
@@ -59,10 +59,15 @@ echo "order: ", str_replace('+', ' ', rl_shared_order($book)), "\n";
 echo "-- a writer killed at the head of the queue\n";
 $procs = scenario($book, 'wkh', [
     'W1' => ['kind' => 'w', 'timeout' => 15, 'hold' => 0.2],
-    'R2' => ['kind' => 'r', 'timeout' => 15, 'hold' => 0.3],
-    'R3' => ['kind' => 'r', 'timeout' => 15, 'hold' => 0.3],
+    'R2' => ['kind' => 'r', 'timeout' => 15, 'hold' => null],
+    'R3' => ['kind' => 'r', 'timeout' => 15, 'hold' => null],
     'W4' => ['kind' => 'w', 'timeout' => 15, 'hold' => 0.2],
 ], 'W1', false);
+// R2 and R3 stay inside until both are in (or 10 s passed), then leave: whether they
+// were inside at once does not depend on how fast R3 was woken.
+rl_eventually(fn () => array_values(array_intersect(['R2', 'R3'], array_keys(rl_shared_entries($book)))), ['R2', 'R3'], 10);
+rl_shared_go($book, 'R2');
+rl_shared_go($book, 'R3');
 report($book, $procs);
 echo "order: ", rl_shared_order($book), "\n";
 
