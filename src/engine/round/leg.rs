@@ -217,10 +217,7 @@ impl<'a> Leg<'a> {
             }
         }
         // A blocking request's reply may come that much later, and one tick
-        // of the server's event loop more: Redis ends a blocking pop's
-        // timeout only at a tick (1 s at hz 1). Without it, a 10 ms pop at
-        // hz 1 left 10 ms for the server's reply: one late by that much was
-        // taken for a timeout and the waiter left its queue and joined again.
+        // more: Redis ends a blocking pop's timeout only at a tick (1 s at hz 1).
         let blocks = self.job.reqs.iter().map(|req| req.blocks_for()).max().unwrap_or_default();
         let blocks = if blocks.is_zero() { blocks } else { blocks + conn.caps.unwrap_or_default().tick() };
         self.reply_by = Instant::now() + self.job.node.timeout + blocks;
