@@ -14,9 +14,7 @@ $q = rl_queue_keys($K);
 var_dump(RedisMutexLock::lock('nb', 0, 30));
 // MONITOR, with the server's own times, from before anybody queued to the
 // end: what was done to lock:nb and to the waiters' places, and when.
-$tmon = stream_socket_client('unix://' . $redis->socket, $errno, $errstr, 5);
-fwrite($tmon, "MONITOR\r\n");
-echo "timed monitor: ", trim((string) fgets($tmon)), "\n";
+$timed = new RlMonitor($redis);
 $opts = [];
 for ($i = 0; $i < 3; $i++) {
     $opts[] = ['key' => 'nb', 'i' => $i, 'timeout' => 30, 'hold' => 0.1];
@@ -109,26 +107,14 @@ $tries = count(array_filter($stats['fails'], fn ($t) => $t >= $tRelease && $t <=
 echo "barger: ", $tries >= 20 ? '20 or more' : $tries, " failed attempts while the queue was served, won after it: ",
     var_export(in_array('B', array_slice($order, $last + 1), true), true), ", errors: ", json_encode($stats['errors']), "\n";
 
-// What the server ran, on its clock, up to a marker: [time, client, args].
+// What the server ran, on its clock, up to a marker: [client, args, time].
 $redis->cmd('ECHO', 'end of the barging');
-$raw = '';
-$until = rl_now() + 5;
-while (!str_contains($raw, '"ECHO" "end of the barging"') && rl_now() < $until) {
-    $rd = [$tmon];
-    $wr = $ex = null;
-    if (stream_select($rd, $wr, $ex, 0, 100000) > 0) {
-        $raw .= (string) fread($tmon, 1 << 20);
-    }
-}
-fclose($tmon);
 $ran = [];
-foreach (explode("\r\n", $raw) as $line) {
-    if (preg_match('/^\+(\d+\.\d+) \[\d+ ([^\]]+)\] (.*)$/s', $line, $m)) {
-        preg_match_all('/"((?:[^"\\\\]|\\\\.)*)"/s', $m[3], $quoted);
-        $ran[] = [(float) $m[1], $m[2], array_map(fn (string $a) => preg_replace_callback('/\\\\(x[0-9a-f]{2}|.)/',
-            fn ($e) => strlen($e[1]) === 3 ? chr(hexdec(substr($e[1], 1))) : match ($e[1]) { 'n' => "\n", 'r' => "\r", 't' => "\t", default => $e[1] }, $a), $quoted[1])];
-    }
-}
+$until = rl_now() + 5;
+$marker = fn (array $c) => $c[0] !== 'lua' && strtoupper($c[1][0] ?? '') === 'ECHO' && ($c[1][1] ?? '') === 'end of the barging';
+do {
+    $ran = array_merge($ran, $timed->collect(0.1));
+} while (array_filter($ran, $marker) === [] && rl_now() < $until);
 
 // By design a waiter can lose its place, on the server's clock: a hand-off
 // it did not confirm within its grant (100 ms: the key then expires, free
@@ -149,7 +135,7 @@ $deadline = [];   // waiter => its place's deadline (server ms, its last ZADD); 
 $pushes = [];     // waiter => how often it was pushed onto the queue
 $lost = [];       // waiter => true: it lost its place at some point
 $placeless = [];  // index in $writes of a delete => the waiters without a live place then
-foreach ($ran as [$t, $client, $args]) {
+foreach ($ran as [$client, $args, $t]) {
     $cmd = strtoupper($args[0] ?? '');
     $key = $args[1] ?? '';
     $w = $waiterOf[$args[$cmd === 'ZADD' ? 3 : 2] ?? ''] ?? null;
@@ -244,7 +230,6 @@ echo "keys: ", rl_keys_left($redis, $tokens), "\n";
 ?>
 --EXPECT--
 bool(true)
-timed monitor: +OK
 queued: 3
 timeout 0 newcomer: false in < 0.5 s: true
 its commands: ["SET lock:nb NX"]
