@@ -10,17 +10,8 @@ ini_set('redis_lock.server', $redis->dsn());
 [$a, $b, $w, $late, $r1, $r2, $w2] = array_map(fn () => new RlActor($redis), range(1, 7));
 $L = 'RedisReadWriteLock::';
 $waiters = fn () => RedisReadWriteLock::inspect('k')['waiters'];
-// Each actor by its pid (a hold's member ends with the token's ":<pid>:<ms>").
-$names = [];
-foreach (['A' => $a, 'B' => $b, 'W' => $w, 'late' => $late, 'R1' => $r1, 'R2' => $r2, 'W2' => $w2] as $name => $actor) {
-    $names[$actor->result('getmypid')] = $name;
-}
-// The holds in the lock key's sorted set as they are (granted ones not yet confirmed included), by actor name.
-$holds = function () use ($redis, $names): string {
-    $who = array_map(fn ($m) => preg_match('/:(\d+):\d+$/', $m, $x) ? ($names[(int) $x[1]] ?? $m) : $m, $redis->cmd('ZRANGE', 'lock:k', 0, -1));
-    sort($who);
-    return $who === [] ? 'none' : implode('+', $who);
-};
+$names = rl_actor_pids(['A' => $a, 'B' => $b, 'W' => $w, 'late' => $late, 'R1' => $r1, 'R2' => $r2, 'W2' => $w2]);
+$holds = fn () => rl_holds_named($redis, 'lock:k', $names);
 
 echo "A read: ", json_encode($a->result("{$L}lockRead", 'k')), "\n";
 echo "B read beside A: ", json_encode($b->result("{$L}lockRead", 'k')), "\n";

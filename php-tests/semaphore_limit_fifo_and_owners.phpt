@@ -9,17 +9,7 @@ $redis = RedisServer::start();
 ini_set('redis_lock.server', $redis->dsn());
 $S = 'RedisSemaphore::';
 [$a, $b, $c, $d] = array_map(fn () => new RlActor($redis), range(1, 4));
-// Each actor by its pid (a hold's member ends with the token's ":<pid>:<ms>").
-$names = [];
-foreach (['A' => $a, 'B' => $b, 'C' => $c, 'D' => $d] as $name => $actor) {
-    $names[$actor->result('getmypid')] = $name;
-}
-// The holds in the lock key's sorted set as they are (granted ones not yet confirmed included), by actor name.
-$holds = function (string $key) use ($redis, $names): string {
-    $who = array_map(fn ($m) => preg_match('/:(\d+):\d+$/', $m, $x) ? ($names[(int) $x[1]] ?? $m) : $m, $redis->cmd('ZRANGE', "lock:$key", 0, -1));
-    sort($who);
-    return $who === [] ? 'none' : implode('+', $who);
-};
+$names = rl_actor_pids(['A' => $a, 'B' => $b, 'C' => $c, 'D' => $d]);
 $show = fn ($i) => sprintf('held %s, used %d, limit %s, free %s, holders %d, waiters %d', json_encode($i['held']), $i['used'], json_encode($i['limit']), json_encode($i['free']), count($i['holders']), $i['waiters']);
 
 echo "A: ", json_encode($a->result("{$S}acquire", 's', 2)), ", B: ", json_encode($b->result("{$S}acquire", 's', 2)), "\n";
@@ -32,7 +22,7 @@ echo $show(RedisSemaphore::inspect('s')), "\n";
 echo "this process, no wait: ", json_encode(RedisSemaphore::acquire('s', 2)), "\n";
 $rel = $a->call("{$S}release", 's');
 // Read at once: the release itself hands C its permit (a waiter's own look comes only every 100 ms).
-$held = $holds('s');
+$held = rl_holds_named($redis, 'lock:s', $names);
 $got = $c->answer();
 printf("A release %s; holds as it returned: %s; C (first in line) gets it %s, %s; D still waits: %s\n", json_encode($rel['r']), $held, json_encode($got['r']),
     $got['end'] - $rel['end'] < 2 ? '< 2 s after' : sprintf('%.3f s after', $got['end'] - $rel['end']), json_encode($d->poll(0.2) === null));
