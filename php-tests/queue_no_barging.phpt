@@ -162,7 +162,7 @@ foreach ($ran as [$client, $args, $t]) {
             $placeless[count($writes)] = array_values(array_filter($waiterOf, fn ($x) => ($deadline[$x] ?? -INF) < $t * 1000));
         }
         $px = array_search('PX', $up, true);
-        $writes[] = [$t, $win !== false ? 'win' : $cmd, $win !== false ? $win : ($waiterOf[$value] ?? $value), $px === false ? null : (int) $args[$px + 1]];
+        $writes[] = [$t, $win !== false ? 'win' : $cmd, $win !== false ? $win : ($value === null ? null : ($waiterOf[$value] ?? $value)), $px === false ? null : (int) $args[$px + 1]];
     }
 }
 // A hand-off: a script's SET of the key to a waiter's token for its grant
