@@ -18,15 +18,8 @@ failed=0
 good() { [[ $1 == ok || $1 == - ]] && return 0; [[ $1 =~ ^([0-9]+)/([0-9]+)(\+[0-9]+skip)?$ ]] && ((BASH_REMATCH[1] == BASH_REMATCH[2] && BASH_REMATCH[2] > 0)); }
 record() { echo "$1=$2" >>"$results"; echo "== $1: $2"; good "$2" || failed=1; }
 
-# The cell's PHP is the one `php`, `php-config` and `phpize` name, also when
-# a framework package pulled in another PHP version.
-for tool in php php-config phpize php-fpm; do
-  if [[ -x /usr/bin/$tool$PHP_VERSION ]]; then
-    update-alternatives --set "$tool" "/usr/bin/$tool$PHP_VERSION" >/dev/null 2>&1 || true
-  elif [[ -x /usr/sbin/$tool$PHP_VERSION ]]; then
-    ln -sfn "/usr/sbin/$tool$PHP_VERSION" "/usr/local/bin/$tool"
-  fi
-done
+# shellcheck source=scripts/cell-php.sh
+source scripts/cell-php.sh
 echo "suite=$SUITE" >>"$results"
 echo "php=$(php -r 'echo PHP_VERSION;')" >>"$results"
 [[ $(php -r 'echo PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION;') == "$PHP_VERSION" ]] \

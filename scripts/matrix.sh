@@ -13,132 +13,13 @@
 #   MATRIX_SETUP_ONLY=1  make or update the cells' chroots, test nothing
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 
-ALL_CELLS=(oldest stable newest next)
-read -r -a CELLS <<<"${CELLS:-${ALL_CELLS[*]}}"
-CACHE=${MATRIX_CACHE:-/var/cache/redis-lock-matrix}
 
-if [[ $(id -u) -ne 0 ]]; then
-  echo "make test-matrix runs as root (debootstrap, chroot, mounts)" >&2
-  exit 2
-fi
-
-# What every cell installs: the build, the servers' tools, FPM, the tests' needs.
-common_pkgs=(clang libclang-dev libssl-dev pkg-config libfcgi-bin valgrind openssl iproute2 iptables
-             strace procps ca-certificates dpkg-dev fakeroot autoconf make)
-
-# cell -> suite, PHP version, servers (names scripts/server-shims.sh knows),
-# packages, whether valgrind runs there, experimental pins.
-cell_suite() { case $1 in oldest) echo bookworm ;; stable) echo trixie ;; newest|next) echo sid ;; esac; }
-cell_php() { case $1 in oldest) echo 8.2 ;; stable|newest) echo 8.4 ;; next) echo 8.5 ;; esac; }
-# next has sid's Valkey 9.1, as newest does: run once, in newest.
-cell_servers() { case $1 in oldest|next) echo redis ;; *) echo "redis valkey" ;; esac; }
-cell_valgrind() { [[ $1 == newest || $1 == oldest ]]; }
-cell_pkgs() {
-  local php; php=$(cell_php "$1")
-  local p=("${common_pkgs[@]}" "php$php-cli" "php$php-dev" "php$php-fpm" "php$php-mbstring" "php$php-xml"
-           redis-server redis-tools redis-sentinel phpunit php-symfony-lock)
-  case $1 in
-    oldest) p+=(php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
-    stable) p+=(valkey-server valkey-tools valkey-sentinel php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
-    # composer: FrameworkBundle's container needs Composer\InstalledVersions.
-    newest|next) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
-                     php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle composer) ;;
-  esac
-  echo "${p[@]}"
-}
-# experimental: PHP 8.5, Redis 8.6, symfony 8.1, pinned by package name
-# (-t experimental drags php-common along and breaks).
-cell_pins() {
-  [[ $1 == next ]] || return 0
-  printf 'Package: php8.5-* php-symfony-* redis redis-server redis-tools redis-sentinel\nPin: release a=experimental\nPin-Priority: 990\n'
-}
-
-mirror() {
-  if [[ -n ${MATRIX_MIRROR:-} ]]; then echo "$MATRIX_MIRROR"; return; fi
-  local m
-  m=$(grep -rhoE '^(URIs:|deb)[[:space:]]+[^ ]*https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
-      | grep -oE 'https?://[^ ]+' | grep -v security | head -1)
-  echo "${m:-http://deb.debian.org/debian}"
-}
-
-MOUNTS=()
-unmount_all() {
-  local i
-  for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-    umount -R "${MOUNTS[$i]}" 2>/dev/null || umount -lR "${MOUNTS[$i]}" 2>/dev/null || true
-  done
-  MOUNTS=()
-}
+# shellcheck source=scripts/cells.sh
+source scripts/cells.sh
+cells_begin "make test-matrix" "${CELLS:-}"
 trap unmount_all EXIT
 trap 'exit 130' INT TERM
-
-mount_into() { # mount_into DIR: what a cell needs from the host
-  local dir=$1
-  # The cell's root a mount point of its own: `ip netns exec` (the partition
-  # test) remounts / as a slave, which fails on a plain directory.
-  mount --bind "$dir" "$dir"; MOUNTS+=("$dir")
-  mount -t proc proc "$dir/proc"; MOUNTS+=("$dir/proc")
-  mount -t sysfs sys "$dir/sys"; MOUNTS+=("$dir/sys")
-  mount --rbind /dev "$dir/dev"; mount --make-rslave "$dir/dev"; MOUNTS+=("$dir/dev")
-  # The host's toolchain and crate cache: crates.io is not reachable from
-  # inside (no trust store), so the build there runs --offline.
-  local d
-  for d in "${CARGO_HOME:-$HOME/.cargo}" "${RUSTUP_HOME:-$HOME/.rustup}"; do
-    mkdir -p "$dir/root/$(basename "$d")"
-    mount --bind "$d" "$dir/root/$(basename "$d")"; MOUNTS+=("$dir/root/$(basename "$d")")
-  done
-}
-
-# Creates the cell's chroot when missing, and installs what its package list
-# gained since (a stamp holds the list it was made with).
-ensure_cell() {
-  local cell=$1 dir=$CACHE/$1 suite pkgs
-  suite=$(cell_suite "$cell")
-  pkgs=$(cell_pkgs "$cell")
-  mkdir -p "$CACHE"
-  # Whatever an interrupted run left mounted there goes first: an rm -rf
-  # through a bound /dev would reach the host's.
-  if grep -q " $dir[/ ]" /proc/mounts; then
-    umount -R "$dir" 2>/dev/null || umount -lR "$dir"
-    if grep -q " $dir[/ ]" /proc/mounts; then echo "[$cell] cannot unmount what is mounted under $dir" >&2; return 1; fi
-  fi
-  if [[ ! -f $dir/.redis-lock-base ]]; then
-    rm -rf --one-file-system "$dir"
-    echo "[$cell] debootstrap $suite"
-    debootstrap --variant=minbase "$suite" "$dir" "$(mirror)" >"$CACHE/$cell.debootstrap.log" 2>&1 \
-      || { echo "[$cell] debootstrap failed: see $CACHE/$cell.debootstrap.log" >&2; return 1; }
-    # No daemon started by a package's postinst on the host's network.
-    printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"; chmod +x "$dir/usr/sbin/policy-rc.d"
-    # The mirror's Release files are past their Valid-Until.
-    echo 'Acquire::Check-Valid-Until "false";' >"$dir/etc/apt/apt.conf.d/99redis-lock"
-    echo "deb $(mirror) $suite main" >"$dir/etc/apt/sources.list"
-    if [[ $cell == next ]]; then
-      echo "deb $(mirror) experimental main" >>"$dir/etc/apt/sources.list"
-    fi
-    touch "$dir/.redis-lock-base"
-  fi
-  cell_pins "$cell" >"$dir/etc/apt/preferences.d/redis-lock"
-  mount_into "$dir" # package scripts need /proc
-  if [[ $(cat "$dir/.redis-lock-pkgs" 2>/dev/null) != "$pkgs" ]]; then
-    echo "[$cell] apt-get install ($(wc -w <<<"$pkgs") packages)"
-    cp /etc/resolv.conf "$dir/etc/resolv.conf"
-    # shellcheck disable=SC2086
-    chroot "$dir" env DEBIAN_FRONTEND=noninteractive bash -c \
-      "apt-get update -qq && apt-get install -y -qq --no-install-recommends $pkgs" >"$CACHE/$cell.apt.log" 2>&1 \
-      || { echo "[$cell] apt-get install failed: see $CACHE/$cell.apt.log" >&2; tail -5 "$CACHE/$cell.apt.log" >&2; return 1; }
-    echo "$pkgs" >"$dir/.redis-lock-pkgs"
-  fi
-}
-
-# A copy of the working tree (not the checkout itself: run-tests.php writes
-# next to the tests, and the host may be testing at the same time).
-copy_tree() {
-  local dir=$1
-  rm -rf "$dir/src"; mkdir -p "$dir/src"
-  tar -C "$ROOT" --exclude=./target --exclude=./.git --exclude='./php-tests/*.out' -cf - . | tar -C "$dir/src" -xf -
-}
 
 declare -A RESULT
 run_cell() {
@@ -190,18 +71,11 @@ failed_tests() {
   grep -E '^FAIL [^ ]+ \(exit' "$log" | head -5 | cut -c1-200 | sed 's/^/  frameworks: /'
 }
 
-if ! command -v debootstrap >/dev/null; then
-  echo "installing: debootstrap"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null \
-    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; }
-fi
-# The cells build offline from the host's crate cache.
-cargo fetch --locked -q
+prepare_cells
 
 failed=0
 BAD_CELLS=()
 for cell in "${CELLS[@]}"; do
-  case " ${ALL_CELLS[*]} " in *" $cell "*) ;; *) echo "unknown cell '$cell' (cells: ${ALL_CELLS[*]})" >&2; exit 2 ;; esac
   start=$SECONDS
   run_cell "$cell" || { failed=1; BAD_CELLS+=("$cell"); }
   RESULT[$cell]+=" time=$((SECONDS - start))s"
