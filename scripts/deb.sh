@@ -7,7 +7,9 @@
 # and the maintainer scripts of packaging/deb/, which enable and disable the module
 # with php-common's helpers the way Debian's php-redis package does.
 # Environment: PHP_CONFIG, EXT (the .so), DEB_MAINTAINER, DEB_STRIP=0 (keep the
-# .so's debug line tables; by default they are stripped, symbols are kept).
+# .so's debug line tables; by default they are stripped, symbols are kept),
+# DEB_OUT (the directory it is written to), DEB_VERSION_SUFFIX (make dist:
+# +deb12, +deb13, +sid, so that each suite's build has a version of its own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,12 +30,12 @@ ext_dir=$("$php_config" --extension-dir)
 package=php$php_ver-redis-lock
 # The [package] version of Cargo.toml; a Cargo pre-release (1.0.0-rc.1) sorts
 # before its release in Debian only as 1.0.0~rc.1.
-version=$(awk -F'"' '/^\[/ { in_pkg = ($0 == "[package]") } in_pkg && /^version *=/ { print $2; exit }' Cargo.toml)
+version=$(sh scripts/package-field.sh version)
 [[ -n $version ]] || { echo "deb: no version in Cargo.toml's [package]" >&2; exit 1; }
-version=${version//-/\~}
+version=${version//-/\~}${DEB_VERSION_SUFFIX:-}
 arch=$(dpkg --print-architecture)
 
-out=$PWD/target/deb
+out=${DEB_OUT:-$PWD/target/deb}
 mkdir -p "$out"
 work=$(mktemp -d "$out/.build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -57,7 +59,7 @@ for page in docs/*.md; do gzip -9n <"$page" >"$doc/docs/$(basename "$page").gz";
 
 # copyright: the project's LICENSE file when there is one, else Cargo.toml's
 # license field; then the licenses of the Rust crates linked into the .so.
-license=$(awk -F'"' '/^\[/ { in_pkg = ($0 == "[package]") } in_pkg && /^license *=/ { print $2; exit }' Cargo.toml)
+license=$(sh scripts/package-field.sh license || true)
 license_file=
 for f in LICENSE LICENSE.md LICENSE.txt COPYING; do
   [[ -f $f ]] && { license_file=$f; break; }

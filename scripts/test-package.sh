@@ -46,7 +46,7 @@ fpm=php-fpm$php_ver
 package=php$php_ver-redis-lock
 ini=/etc/php/$php_ver/mods-available/$module.ini
 so=$ext_dir/$module.so
-version=$(awk -F'"' '/^\[/ { in_pkg = ($0 == "[package]") } in_pkg && /^version *=/ { print $2; exit }' Cargo.toml)
+version=$(sh scripts/package-field.sh version)
 
 # ---------------------------------------------------------------- outside
 if [[ -z ${REDIS_LOCK_PKG_TEST_INNER:-} ]]; then
