@@ -8,7 +8,7 @@ dnl (make test, ...) stay in GNUmakefile, which GNU make reads first.
 PHP_ARG_ENABLE([redis-lock],
   [whether to enable redis_lock],
   [AS_HELP_STRING([--enable-redis-lock],
-    [Build redis_lock, distributed locks on Redis (needs cargo, rustc 1.89+)])],
+    [Build redis_lock, distributed locks on Redis (the default; needs cargo, and rustc as new as Cargo.toml's rust-version)])],
   [yes])
 
 if test "$PHP_REDIS_LOCK" != "no"; then
@@ -17,35 +17,55 @@ if test "$PHP_REDIS_LOCK" != "no"; then
     AC_MSG_ERROR([redis_lock supports only non-thread-safe (NTS) PHP builds; this PHP ($PHP_EXECUTABLE) is ZTS (thread-safe), which is not supported yet.])
   fi
 
+  dnl The oldest rustc that builds redis_lock: Cargo.toml's rust-version, the
+  dnl one place that names it (scripts/deps.sh reads it there too). With an
+  dnl older rustc cargo would stop only after fetching every crate.
+  AC_MSG_CHECKING([for the oldest rustc redis_lock builds with (Cargo.toml's rust-version)])
+  redis_lock_rust_floor=`sh "$abs_srcdir/scripts/package-field.sh" rust-version 2>/dev/null`
+  AC_MSG_RESULT([${redis_lock_rust_floor:-not found}])
+  if test -z "$redis_lock_rust_floor"; then
+    AC_MSG_ERROR([redis_lock's source is incomplete: $abs_srcdir/Cargo.toml is missing or names no rust-version (the oldest rustc it builds with).])
+  fi
+
   dnl rustup puts cargo in ~/.cargo/bin, which a non-login shell (PIE, sudo)
   dnl often lacks in PATH. CARGO=/path/to/cargo ./configure picks another.
   AC_PATH_PROG([CARGO], [cargo], [], [$PATH:${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin])
   if test -z "$CARGO"; then
-    AC_MSG_ERROR([cargo was not found. redis_lock is written in Rust and needs cargo with rustc 1.89 or newer: install it with rustup (https://rustup.rs), or with your system's cargo package where that is new enough (Debian: apt-get install cargo); or set CARGO=/path/to/cargo.])
+    AC_MSG_ERROR([redis_lock is written in Rust and needs cargo with rustc $redis_lock_rust_floor or newer, but cargo was found neither in PATH nor in ~/.cargo/bin: install Rust with rustup (https://rustup.rs) or with your system's cargo and rustc packages where they are $redis_lock_rust_floor or newer, or set CARGO=/path/to/cargo.])
+  fi
+  if test ! -x "$CARGO"; then
+    AC_MSG_ERROR([CARGO=$CARGO is not an executable file; point it at cargo (rustup installs it in ~/.cargo/bin/cargo).])
   fi
 
-  dnl The rustc that cargo runs: RUSTC, else the one beside cargo (rustup's
-  dnl proxies, Debian's /usr/bin), else PATH's. 1.89: the oldest that every
-  dnl crate in Cargo.lock accepts (uuid 1.29's rust-version); with an older
-  dnl one cargo would stop after fetching.
+  dnl The rustc that cargo runs (Makefile.frag passes it as RUSTC): RUSTC,
+  dnl else the one beside cargo (rustup's proxies, Debian's /usr/bin), else
+  dnl PATH's. Versions compare as numbers: 1.100 is newer than 1.89.
   AC_PATH_PROG([RUSTC], [rustc], [], [`dirname "$CARGO"`:$PATH])
-  AC_MSG_CHECKING([whether rustc is 1.89 or newer])
+  AC_MSG_CHECKING([whether rustc is $redis_lock_rust_floor or newer])
   redis_lock_rustc=`"${RUSTC:-rustc}" --version 2>/dev/null | sed -n 1p`
-  redis_lock_rustc_ok=`echo "$redis_lock_rustc" | $AWK '{ split($2, v, "."); print (v[[1]] > 1 || (v[[1]] == 1 && v[[2]] >= 89)) ? "yes" : "no" }'`
+  redis_lock_rustc_ok=`echo "$redis_lock_rustc" | $AWK -v floor="$redis_lock_rust_floor" '
+    $1 != "rustc" { print "no"; exit }
+    { split($2, v, "."); split(floor, f, ".")
+      for (i = 1; i <= 3; i++) if (v[[i]] + 0 != f[[i]] + 0) { print (v[[i]] + 0 > f[[i]] + 0) ? "yes" : "no"; exit }
+      print "yes"; exit }'`
   AC_MSG_RESULT([${redis_lock_rustc_ok:-no} (${redis_lock_rustc:-rustc did not run})])
   if test "$redis_lock_rustc_ok" != "yes"; then
-    AC_MSG_ERROR([redis_lock needs rustc 1.89 or newer; found: ${redis_lock_rustc:-none}. Update it with rustup update, or install rustup (https://rustup.rs); RUSTC=/path/to/rustc picks another.])
+    AC_MSG_ERROR([redis_lock needs rustc $redis_lock_rust_floor or newer (Cargo.toml's rust-version), but found ${redis_lock_rustc:-no rustc that runs}: run rustup update, or install Rust with rustup (https://rustup.rs), or set RUSTC=/path/to/rustc.])
   fi
 
-  dnl ext-php-rs generates PHP's bindings with bindgen, which loads libclang.
+  dnl ext-php-rs generates PHP's bindings with bindgen, which loads libclang
+  dnl (libclang.so or libclang-N.so; libclang-cpp, which Mesa pulls in alone,
+  dnl is not it).
   AC_MSG_CHECKING([for libclang])
   redis_lock_libclang=$LIBCLANG_PATH
-  for redis_lock_lib in /usr/lib/llvm-*/lib/libclang*.so* /usr/lib/*/libclang*.so* /usr/lib/libclang*.so* /usr/local/lib/libclang*.so*; do
-    test -e "$redis_lock_lib" && redis_lock_libclang=$redis_lock_lib
+  for redis_lock_dir in /usr/lib/llvm-*/lib /usr/lib/* /usr/lib /usr/local/lib; do
+    for redis_lock_lib in "$redis_lock_dir"/libclang.so* "$redis_lock_dir"/libclang-[[0-9]]*.so*; do
+      test -e "$redis_lock_lib" && redis_lock_libclang=$redis_lock_lib
+    done
   done
   AC_MSG_RESULT([${redis_lock_libclang:-no}])
   if test -z "$redis_lock_libclang"; then
-    AC_MSG_ERROR([libclang was not found; ext-php-rs needs it. Install clang and libclang-dev (Debian: apt-get install clang libclang-dev), or set LIBCLANG_PATH.])
+    AC_MSG_ERROR([libclang was not found, and ext-php-rs needs it to read PHP's headers: install clang and libclang-dev (Debian: apt-get install clang libclang-dev), or set LIBCLANG_PATH.])
   fi
 
   dnl Absolute, so that make (or make install, from another shell) builds for

@@ -3,12 +3,15 @@
 # way PIE and PECL run it, in a copy of the tree: phpize, ./configure
 # --with-php-config=<php-config>, make -jN, make install INSTALL_ROOT=<tmp>
 # (the system is not touched), for the PHP that php-config (or PHP_CONFIG)
-# names. The build runs with a php and a php-config first in PATH that fail:
-# only the configured PHP may be asked. The installed redis_lock.so must load
-# in that PHP, say it was built for it, and lock/release on a throwaway
-# redis-server. Then, in the configured tree: the project's own targets still
-# parse, make install would not run cargo again, make clean keeps cargo's
-# cache, and phpize --clean leaves every file of the tree as it was.
+# names. First ./configure must stop with one sentence when there is no cargo
+# (none in PATH, HOME empty) and when rustc is older than Cargo.toml's
+# rust-version. The build runs with a php and a php-config first in PATH that
+# fail: only the configured PHP may be asked; make runs cargo with --locked.
+# The installed redis_lock.so must load in that PHP, say it was built for it,
+# and lock/release on a throwaway redis-server. Then, in the configured tree:
+# the project's own targets still parse, make install would not run cargo
+# again, make clean keeps cargo's cache, and phpize --clean leaves every file
+# of the tree as it was.
 #
 # The copy and its target/ stay in ${CARGO_TARGET_DIR:-target}/phpize-test, so
 # that only the first run compiles every crate (~1 min on 2 CPUs). No network
@@ -92,10 +95,59 @@ build_env=(env -u CARGO_TARGET_DIR PATH="$work/decoy:$PATH")
 # ---- the classic build
 cd "$src"
 step=phpize;    run phpize "${build_env[@]}" "$phpize"
+
+# ---- ./configure without a usable Rust: it must stop with one sentence
+# that names the fix and Cargo.toml's rust-version (a few seconds each).
+step=configure-no-rust
+floor=$(sed -n 's/^rust-version *= *"\([0-9.]*\)".*/\1/p' Cargo.toml | sed -n 1p)
+[[ -n $floor ]] || fail "Cargo.toml names no rust-version"
+# PATH without cargo, rustc or rustup: a PATH dir that holds one is replaced
+# by links to its other files. HOME is empty (no ~/.cargo/bin to find).
+rm -rf "$work/no-rust" && mkdir -p "$work/no-rust/home"
+no_rust_path=$work/decoy n=0
+IFS=: read -ra path_dirs <<<"$PATH"
+for dir in "${path_dirs[@]}"; do
+  [[ $dir == /* && -d $dir ]] || continue
+  if [[ -e $dir/cargo || -e $dir/rustc || -e $dir/rustup ]]; then
+    n=$((n + 1)) && mkdir "$work/no-rust/$n"
+    for f in "$dir"/*; do
+      case ${f##*/} in cargo | rustc | rustup) ;; *) ln -s "$f" "$work/no-rust/$n/" ;; esac
+    done
+    dir=$work/no-rust/$n
+  fi
+  no_rust_path+=:$dir
+done
+mkdir "$work/no-rust/old"   # a cargo that must not run, beside a rustc older than the floor
+printf '#!/bin/sh\necho "test-phpize: configure ran cargo" >&2\nexit 97\n' >"$work/no-rust/old/cargo"
+printf '#!/bin/sh\necho "rustc 1.80.0 (051478957 2024-07-21)"\n' >"$work/no-rust/old/rustc"
+chmod 755 "$work/no-rust/old/cargo" "$work/no-rust/old/rustc"
+# configure_fails NAME PATH EXPECTED: ./configure fails with one error line,
+# one sentence, holding EXPECTED.
+configure_fails() {
+  local log=$work/configure-$1.log err rc=0
+  env -u CARGO -u RUSTC -u CARGO_HOME HOME="$work/no-rust/home" PATH="$2" \
+    ./configure --with-php-config="$php_config" >"$log" 2>&1 || rc=$?
+  ((rc != 0)) || fail "./configure ($1) succeeded; log: $log"
+  err=$(grep '^configure: error: ' "$log" || true)
+  [[ $(grep -c . <<<"$err") == 1 ]] || fail "./configure ($1) did not stop with one error line; log: $log"$'\n'"$(tail -n 5 "$log")"
+  [[ $err == *"$3"* ]] || fail "./configure ($1) said something else than \"$3\":"$'\n'"$err"
+  [[ $err == *. ]] && ! grep -q '\. [[:alpha:]]' <<<"${err#configure: error: }" || fail "./configure ($1) said more than one sentence:"$'\n'"$err"
+  say "configure $1: $err"
+}
+PATH=$no_rust_path command -v cargo >/dev/null && fail "cargo is still in the PATH without cargo: $(PATH=$no_rust_path command -v cargo)"
+configure_fails no-cargo "$no_rust_path" "needs cargo with rustc $floor or newer, but cargo was found neither in PATH nor in ~/.cargo/bin"
+configure_fails old-rustc "$work/no-rust/old:$no_rust_path" "needs rustc $floor or newer (Cargo.toml's rust-version), but found rustc 1.80.0"
+
 step=configure; run configure "${build_env[@]}" ./configure --with-php-config="$php_config"
+grep -qx "checking whether rustc is $floor or newer... yes (rustc .*)" "$work/configure.log" ||
+  fail "configure did not check rustc against Cargo.toml's rust-version $floor; log: $work/configure.log"
 step=make;      t=$SECONDS; run make "${build_env[@]}" make -j"$(nproc)"
 say "phpize, configure: ok; make: $((SECONDS - t)) s"
 [[ -f modules/redis_lock.so ]] || fail "make did not write modules/redis_lock.so"
+# make ran cargo with Cargo.lock's crates only, for the configured PHP.
+grep -F -- ' build --release --locked' "$work/make.log" | grep -qF "PHP_CONFIG=$php_config PHP=$php " ||
+  fail "make did not run cargo build --release --locked with PHP_CONFIG=$php_config PHP=$php; log: $work/make.log"
+say "make ran cargo build --release --locked with PHP_CONFIG=$php_config PHP=$php (a php and php-config first in PATH fail)"
 step=install;   run install "${build_env[@]}" make install INSTALL_ROOT="$work/root"
 so=$work/root$ext_dir/redis_lock.so
 [[ -f $so ]] || fail "make install INSTALL_ROOT=$work/root did not write $so"
