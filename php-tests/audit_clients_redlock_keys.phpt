@@ -1,5 +1,5 @@
 --TEST--
-Audit, other clients: RedLock's key on its nodes deleted, retyped (WRONGTYPE), PERSISTed or expired while held: a retyped minority is a failed vote (lock and unlock still decided by the majority), a retyped majority is "held by others" for lock() and a readable RedisLockException or false for unlock(); a deleted or expired majority makes extend()/unlock() false; PERSIST changes nothing for unlock(); nothing of ours left without a TTL
+Audit, other clients: RedLock's key on its nodes deleted, retyped (WRONGTYPE), PERSISTed or expired while held: a retyped minority is a failed vote (lock and unlock still decided by the majority), a retyped majority is "held by others" for lock(), extend() and unlock() (false: another client's lock, on every server, the native commands' type error included); a deleted or expired majority makes extend()/unlock() false; PERSIST changes nothing for unlock(); nothing of ours left without a TTL
 --FILE--
 <?php
 require __DIR__ . '/inc/audit.inc';
@@ -56,7 +56,7 @@ r1, one node a hash: lock array, extend array, unlock true
   nodes: hash none none
 r2, two nodes hashes: lock false
 r3, one node retyped while held: extend array, unlock true
-r4, two nodes retyped while held: extend RedisLockException: RedLock::extend(): fewer than 2 of 3 Redis nodes could be reached: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r; Redis at 127.0.0.1:P2: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r, unlock RedisLockException: RedLock::unlock(): fewer than 2 of 3 Redis nodes could be reached: Redis at 127.0.0.1:P1: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r; Redis at 127.0.0.1:P2: error reply: %r(WRONGTYPE [^;]*|ERR Key should be of string type if conditions are specified)%r
+r4, two nodes retyped while held: extend false, unlock false
   unlock again once the hashes are gone: false
 r5, deleted and expired on two nodes: extend false, another lock array, unlock false
 r6, PERSISTed everywhere: unlock true

@@ -24,10 +24,22 @@ macro_rules! mine {
 }
 pub(crate) use mine;
 
+/// Lua: the value at the key `$k`, false when there is none. A key of
+/// another type (another library's lock: symfony/lock keeps a sorted set)
+/// reads as a value no token equals, `\0<type>`: a lock held by someone
+/// else, never an error halfway through a script.
+macro_rules! value_of {
+    ($k:literal) => {
+        concat!("(function(k) local v = redis.pcall('GET', k) \
+if type(v) == 'table' and v['err'] then return '\\0' .. redis.call('TYPE', k)['ok'] end return v end)(", $k, ")")
+    };
+}
+pub(crate) use value_of;
+
 /// Lua: whether the key `$k` holds the token `$me`, marked or not.
 macro_rules! owned {
     ($k:literal, $me:literal) => {
-        concat!("(function(v) return ", $crate::engine::features::owner::mine!("v", $me), " end)(redis.call('GET', ", $k, "))")
+        concat!("(function(v) return ", $crate::engine::features::owner::mine!("v", $me), " end)(", $crate::engine::features::owner::value_of!($k), ")")
     };
 }
 pub(crate) use owned;

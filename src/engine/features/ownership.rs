@@ -14,7 +14,7 @@ use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::script::{script_call, Form, Script};
 use crate::engine::protocol::slot::Base;
 use crate::engine::round::request::{data_if, Request, Verdict};
-use crate::engine::features::owner::{owned, unmarked};
+use crate::engine::features::owner::{owned, unmarked, value_of};
 
 /// Whether the key still holds our token; if so, and `ttl` > 0, its TTL is
 /// raised to at least `ttl` (never lowered). KEYS: K. ARGV: token ttl.
@@ -47,9 +47,12 @@ return text"
 
 /// Everything about a key: "<pttl> <fence or -> <live waiters>\n<value>".
 /// The fence shown is the holder's own. KEYS: K F T.
+/// A key of another type (another library's lock) shows as `\0<type>`.
 static INSPECT: Script = Script::new(concat!(
     "\
-local v = redis.call('GET', KEYS[1]) \
+local v = ",
+    value_of!("KEYS[1]"),
+    " \
 if v then v = ",
     unmarked!("v"),
     " end \

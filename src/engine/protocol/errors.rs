@@ -47,6 +47,8 @@ impl ErrorKind {
             b"NOAUTH" | b"WRONGPASS" => Self::Auth,
             b"NOPERM" => Self::NoPerm,
             b"WRONGTYPE" => Self::WrongType,
+            // Redis 8.4's SET/DELEX with IFEQ on a key of another type.
+            b"ERR" if contains(msg, b"should be of string type") => Self::WrongType,
             _ if contains(msg, b"unknown command") => Self::UnknownCommand,
             _ if contains(msg, b"cluster support disabled") => Self::ClusterDisabled,
             b"ERR" if contains(msg, b"syntax error") => Self::Syntax,
@@ -66,6 +68,7 @@ mod tests {
     #[test]
     fn error_replies_are_known_by_their_first_word() {
         assert_eq!(ErrorKind::of(b"MOVED 3999 127.0.0.1:6381"), ErrorKind::Moved);
+        assert_eq!(ErrorKind::of(b"ERR Key should be of string type if conditions are specified"), ErrorKind::WrongType);
         assert_eq!(ErrorKind::of(b"ASK 3999 127.0.0.1:6381"), ErrorKind::Ask);
         assert_eq!(ErrorKind::of(b"TRYAGAIN Multiple keys request during rehashing of slot"), ErrorKind::TryAgain);
         assert_eq!(ErrorKind::of(b"NOSCRIPT No matching script. Please use EVAL."), ErrorKind::NoScript);

@@ -123,6 +123,14 @@ impl Leg<'_> {
                 self.send_again_from(i, ctx);
                 return self.flush(ctx);
             }
+            // A native command on a key of another type (another client's
+            // lock) did not run: the script, which reads that as held by
+            // someone else, answers for it; the server keeps its native.
+            Reply::Error(msg) if matches!(self.forms[i], Form::Native(_)) && ErrorKind::of(&msg) == ErrorKind::WrongType => {
+                self.forms[i] = Form::Sha;
+                self.send_again_from(i, ctx);
+                return self.flush(ctx);
+            }
             Reply::Error(msg) if self.native_refused(i, &msg) => {
                 self.send_again_from(i, ctx);
                 return self.flush(ctx);

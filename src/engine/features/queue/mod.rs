@@ -38,10 +38,12 @@ use crate::engine::round::quorum::{validity_ms, Outcome};
 use crate::engine::round::{Job, Node, Request, Vote};
 use crate::engine::topology;
 
+mod foreign;
 mod scripts;
 mod steps;
 
 pub use steps::{QueueOp, Step};
+use foreign::Foreign;
 use steps::woken;
 
 /// How long a hand-off is provisional: a waiter woken but dead never
@@ -67,6 +69,8 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
     let mut passed_on: Option<String> = None;
     // The last step was told that the key's slot is being migrated.
     let mut told_migrating = false;
+    // Behind a holder that will not wake us: looking again soon.
+    let mut foreign = Foreign::default();
     // Sized once: the server's tick does not change within a wait.
     let lease_ms = lease_ms(check, node, key, limits);
     // How a wait ends on a failure: leaving the queue (within the usual
@@ -113,15 +117,25 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         let forward = passed_on.take();
         let mut cmds = passing_on(key, token, &base, forward.as_deref());
         let at = cmds.len();
-        cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms }));
-        cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }));
+        let pops = !foreign.polling();
+        cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms, pops }));
+        if pops {
+            cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }));
+        }
         let sent = Instant::now();
         let reqs = as_requests(&cmds);
         let votes = exchange(&[Job { node, reqs: &reqs }], limits).swap_remove(0);
-        let wake = match &votes[at + 1] {
-            Vote::Got(reply) => woken(reply),
+        let wake = match votes.get(at + 1) {
+            Some(Vote::Got(reply)) => woken(reply),
             _ => None,
         };
+        let look_again = foreign.after(
+            match &votes[at] {
+                Vote::Got(Reply::Int(i)) => Some(*i),
+                _ => None,
+            },
+            check,
+        );
         let failure = match (&votes[at], wake) {
             (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms, sent), Place { expected: text(next) }),
             (_, Some(wake)) if wake == b"h" || wake == token.as_bytes() => {
@@ -134,8 +148,9 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             }
             _ => {
                 // Another waiter's token from `N` (an `a` of ours left over
-                // from a broken round needs nothing).
-                passed_on = wake.filter(|w| *w != b"a").map(text);
+                // from a broken round, or the `f` that ended our pop behind
+                // a foreign holder, needs nothing).
+                passed_on = wake.filter(|w| *w != b"a" && *w != b"f").map(text);
                 votes.iter().find_map(|v| match v {
                     Vote::Failed(e) => Some(e.clone()),
                     _ => None,
@@ -161,6 +176,11 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         }
         if Instant::now() >= deadline {
             return leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
+        }
+        if let Some(pause) = look_again {
+            if wait::sleep_until(deadline.min(Instant::now() + pause)).is_err() {
+                return interrupted(node, key, token, &base, ttl_ms, passed_on.take(), limits);
+            }
         }
     }
 }

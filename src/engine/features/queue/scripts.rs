@@ -14,7 +14,17 @@
 //! waiter was between two looks is marked at that waiter's next look.)
 
 use crate::engine::protocol::script::Script;
-use crate::engine::features::owner::{mine, owned};
+use crate::engine::features::owner::{mine, owned, value_of};
+
+/// Lua: the pattern of a token of `lock()` (`token.rs`), in quotes: the
+/// only values waiters mark, so the only ones whose unmarked value says
+/// that nobody waits.
+macro_rules! lock_token {
+    () => {
+        "'^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]\
+[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[%w._-]+:%d+:%d+$'"
+    };
+}
 
 /// Server time in ms; the first live waiter (dropping dead ones on the way,
 /// and the leases' key once nobody waits); waiting (again), at the back or
@@ -40,7 +50,10 @@ local function live_head(q, t, head) \
     head = nil \
   end \
 end \
-local function ours(v) return string.find(v, '^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[%w._-]+:%d+:%d+$') ~= nil end \
+local function ours(v) return string.find(v, ",
+            lock_token!(),
+            ") ~= nil end \
+local function native(v) return string.find(v, '^%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x:[%w._-]+:%d+:%d+') ~= nil end \
 local function with_mark(v, q) if ours(v) and redis.call('LINDEX', q, 0) then return v .. '\\0q' end return v end \
 local function marked(k, v) \
   if ours(v) then redis.call('SET', k, v .. '\\0q', 'KEEPTTL') end \
@@ -63,9 +76,11 @@ end "
 }
 
 /// Lua: a clear error, before anything is written, when another client left
-/// a value of another type in one of the keys (K Q T N W): a script that
-/// failed halfway would keep its first writes (a lock handed to a waiter
-/// told that its call failed).
+/// a value of another type in one of the queue's keys (Q T N W), or the
+/// lock key is one of our own shared locks (a mix-up of classes): a script
+/// that failed halfway would keep its first writes (a lock handed to a
+/// waiter told that its call failed). A lock key of any other type is
+/// another library's lock (`value_of!`): held, waited for, never written.
 macro_rules! typed_keys {
     () => {
         "\
@@ -75,7 +90,13 @@ local function typed(i, want, role) \
   if ty ~= 'none' and ty ~= want then return role .. ' is a ' .. ty end \
   return nil \
 end \
-local mistyped = typed(1, 'string', 'the lock key') or typed(2, 'list', 'its queue') or typed(3, 'zset', \"its waiters' leases\") \
+local function shared_lock(k) \
+  if redis.call('TYPE', k)['ok'] ~= 'zset' then return nil end \
+  local m = redis.call('ZRANGE', k, 0, 0)[1] \
+  if m and string.find(m, '^[rws]%d+:%d+|') then return 'the lock key is held as a shared lock' end \
+  return nil \
+end \
+local mistyped = shared_lock(KEYS[1]) or typed(2, 'list', 'its queue') or typed(3, 'zset', \"its waiters' leases\") \
   or typed(4, 'list', 'its shared wake-up list') or typed(5, 'list', 'a wake-up list') \
 if mistyped then return redis.error_reply('WRONGTYPE ' .. mistyped .. ', not what the lock keeps there') end \
 "
@@ -93,14 +114,22 @@ macro_rules! queue_script {
 /// us. Taking it leaves `a` alone on our wake-up list, so that the blocking
 /// pop sent behind this script returns at once (and so removes the list),
 /// and removes our token from `N` (a hand-off found by looking, not by a
-/// wake-up). KEYS: K Q T N W(own). ARGV: token ttl lease. Returns the first
-/// waiter behind us ('' if none) when we hold the lock, else 0.
+/// wake-up). KEYS: K Q T N W(own). ARGV: token ttl lease, and `pop` when a
+/// blocking pop follows (else nothing is left on our list). Returns the first
+/// waiter behind us ('' if none) when we hold the lock, else 0; or, when we
+/// are first in line behind a holder whose release will not wake us (a
+/// value that is not a token of ours: another client's or library's lock),
+/// -2 - its PTTL (-1 without one), and an `f` on our wake-up list ends the
+/// blocking pop sent behind this script at once: the caller looks again
+/// soon instead (`Foreign`).
 pub static ENQUEUE: Script = Script::new(concat!(
     typed_keys!(),
     prelude!(),
     "\
-local k, q, t, n, w, me, ttl, lease = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]) \
-local holder = redis.call('GET', k) \
+local k, q, t, n, w, me, ttl, lease, pops = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == 'pop' \
+local holder = ",
+    value_of!("k"),
+    " \
 if not holder then \
   local head = live_head(q, t) \
   if head and head ~= me then wait_again(q, t, me, lease, false) return 0 end \
@@ -113,10 +142,14 @@ elseif ",
 else \
   wait_again(q, t, me, lease, false) \
   marked(k, holder) \
+  if not native(holder) and live_head(q, t) == me then \
+    if pops and redis.call('LLEN', w) == 0 then redis.call('RPUSH', w, 'f') redis.call('PEXPIRE', w, lease) end \
+    return -2 - math.max(redis.call('PTTL', k), -1) \
+  end \
   return 0 \
 end \
 redis.call('LREM', n, 0, me) \
-redis.call('DEL', w) redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) \
+redis.call('DEL', w) if pops then redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) end \
 return redis.call('LINDEX', q, 0) or ''"
 ));
 
@@ -154,11 +187,16 @@ return 0"
 /// ARGV: token expected grant. Returns 0 (not ours) or 1 (released, or
 /// handed and woken).
 pub static HANDOFF: Script = Script::new(concat!(
-    // Nobody waits (the usual case: the value carries no waiter's mark):
-    // done before the helpers are defined, as DELIFEQ would do it.
+    // Nobody waits (the usual case: a lock token without a waiter's mark):
+    // done before the helpers are defined, as DELIFEQ would do it. Any
+    // other owner (an owner token, never marked) looks at the queue.
     "\
-local holder = redis.call('GET', KEYS[1]) \
-if holder and holder == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end \
+local holder = ",
+    value_of!("KEYS[1]"),
+    " \
+if holder and holder == ARGV[1] and string.find(ARGV[1], ",
+    lock_token!(),
+    ") then redis.call('DEL', KEYS[1]) return 1 end \
 if not holder or (not ",
     mine!("holder", "ARGV[1]"),
     " and ARGV[1] ~= '') then return 0 end ",

@@ -17,7 +17,9 @@ use crate::engine::round::request::{data_if, Request, Unstable, Verdict};
 /// One step of waiting in a queue; `base` spells the lock key's queue keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueOp<'a> {
-    Enqueue { base: &'a Base<'a>, ttl_ms: i64, lease_ms: i64 },
+    /// `pops`: a blocking pop follows in the same write (not while looking
+    /// again soon behind a foreign holder).
+    Enqueue { base: &'a Base<'a>, ttl_ms: i64, lease_ms: i64, pops: bool },
     /// Blocks on our wake-up list and on `N` (`BLPOP W N`: ours first).
     Wait { base: &'a Base<'a>, timeout_ms: i64, ttl_ms: i64 },
     Confirm { base: &'a Base<'a>, ttl_ms: i64, lease_ms: i64 },
@@ -106,6 +108,7 @@ impl Request for Step<'_> {
         let fits = match self.op {
             QueueOp::Wait { .. } => woken(reply).is_some() || *reply == Reply::Nil,
             QueueOp::Wake { .. } | QueueOp::Handoff { .. } => matches!(reply, Reply::Int(0 | 1)),
+            QueueOp::Enqueue { .. } => matches!(reply, Reply::Int(i64::MIN..=0) | Reply::Bulk(_)),
             _ => matches!(reply, Reply::Int(0 | 1) | Reply::Bulk(_)),
         };
         data_if(fits, reply, "a queue step", self.token)
@@ -120,10 +123,13 @@ impl Request for Step<'_> {
         let (mut a, mut b) = (itoa_buf(), itoa_buf());
         let script = |s, keys: &[&[&[u8]]], args: &[&[u8]], out: &mut Vec<u8>| script_call(out, s, form, keys, args);
         match self.op {
-            QueueOp::Enqueue { base, ttl_ms, lease_ms } | QueueOp::Confirm { base, ttl_ms, lease_ms } => {
-                let which = if matches!(self.op, QueueOp::Enqueue { .. }) { &ENQUEUE } else { &CONFIRM };
+            QueueOp::Enqueue { base, ttl_ms, lease_ms, pops } => {
+                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms), if pops { b"pop" } else { b"" }];
+                script(&ENQUEUE, &queue_keys(key, base, me).each_ref().map(|k| &k[..]), &args, out);
+            }
+            QueueOp::Confirm { base, ttl_ms, lease_ms } => {
                 let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms)];
-                script(which, &queue_keys(key, base, me).each_ref().map(|k| &k[..]), &args, out);
+                script(&CONFIRM, &queue_keys(key, base, me).each_ref().map(|k| &k[..]), &args, out);
             }
             QueueOp::Leave { base, ttl_ms } => {
                 script(&LEAVE, &queue_keys(key, base, me).each_ref().map(|k| &k[..]), &[me, format_int(&mut a, ttl_ms)], out);
