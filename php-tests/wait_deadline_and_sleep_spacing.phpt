@@ -1,11 +1,16 @@
 --TEST--
-RedisMutexLock::lock(): timeout 0 is one SET NX and returns at once; a wait ends at its deadline; $sleep spaces the waiter's looks at the queue (one blocking pop each)
+RedisMutexLock::lock(): timeout 0 is one SET NX and returns at once; a wait ends at its deadline; $sleep spaces the waiter's looks at the queue behind a holder of ours (one blocking pop each); another client's lock that expires during the wait is taken just after
 --FILE--
 <?php
 require __DIR__ . '/inc/redis_server.inc';
 $redis = RedisServer::start();
 ini_set('redis_lock.server', $redis->dsn());
-$redis->cmd('SET', 'lock:busy', 'other-owner', 'PX', 60000);
+// Held by an owner token of another process of ours: its release would
+// wake the waiter, which meanwhile blocks between looks (behind a value that
+// is not ours it would look again on its own short interval instead:
+// queue_foreign_holders.phpt).
+$holder = '0123456789ABCDEF0123456789ABCDEF:elsewhere:1:1';
+$redis->cmd('SET', 'lock:busy', $holder, 'PX', 60000);
 RedisMutexLock::lock('warm-up') && RedisMutexLock::release('warm-up');
 
 function attempt(RedisServer $redis, float $timeout, ?int $sleep = null): array
@@ -37,9 +42,10 @@ printf("sleep 0.3: %s, 0.95..1.6 s: %s (%.3f), looks 3..4: %s (%d)\n", rl_show($
 printf("sleep 5 s, timeout 0.5: %s, 0.45..1.0 s: %s (%.3f), attempts: %d\n", rl_show($r),
     var_export($secs >= 0.45 && $secs < 1.0, true), $secs, $sets);
 
-echo "holder untouched: ", var_export($redis->cmd('GET', 'lock:busy'), true), "\n";
+echo "holder untouched: ", var_export($redis->cmd('GET', 'lock:busy') === $holder, true), "\n";
 
-// A lock that frees itself (TTL) during the wait is taken at the next look (every 0.1 s).
+// Another client's lock that frees itself (TTL) during the wait is taken
+// just after its expiry (the first waiter's looks never sleep past it).
 $redis->cmd('SET', 'lock:soon', 'other-owner', 'PX', 600);
 [$r, $secs] = rl_timed(fn () => RedisMutexLock::lock('soon', 3));
 printf("freed after 0.6 s: %s, 0.55..1.2 s: %s (%.3f), mine now: %s\n", rl_show($r),
@@ -51,6 +57,6 @@ timeout 0: false, one attempt: true, < 0.5 s: true
 timeout 1: false, 0.95..1.6 s: true (%f), looks 3..11: true (%d)
 sleep 0.3: false, 0.95..1.6 s: true (%f), looks 3..4: true (%d)
 sleep 5 s, timeout 0.5: false, 0.45..1.0 s: true (%f), attempts: 1
-holder untouched: 'other-owner'
+holder untouched: true
 freed after 0.6 s: true, 0.55..1.2 s: true (%f), mine now: true
 bool(true)

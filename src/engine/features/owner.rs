@@ -36,6 +36,16 @@ if type(v) == 'table' and v['err'] then return '\\0' .. redis.call('TYPE', k)['o
 }
 pub(crate) use value_of;
 
+/// Lua: whether the key `$k` is one of our own shared locks (a sorted set
+/// of `r`/`w`/`s` holds): a mutex call there is a mix-up of classes, said
+/// so, unlike another library's lock of another type.
+macro_rules! held_as_shared {
+    ($k:literal) => {
+        concat!("(redis.call('TYPE', ", $k, ")['ok'] == 'zset' and string.find(redis.call('ZRANGE', ", $k, ", 0, 0)[1] or '', '^[rws]%d+:%d+|') ~= nil)")
+    };
+}
+pub(crate) use held_as_shared;
+
 /// Lua: whether the key `$k` holds the token `$me`, marked or not.
 macro_rules! owned {
     ($k:literal, $me:literal) => {
@@ -69,6 +79,9 @@ pub fn encode_release_native(native: Native, key: &[u8], token: &[u8], out: &mut
 /// a resend after a lost reply must not fail on our own lock.
 static ACQUIRE: Script = Script::new(concat!(
     "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end \
+if ",
+    held_as_shared!("KEYS[1]"),
+    " then return redis.error_reply('WRONGTYPE the lock key is held as a shared lock, not what the lock keeps there') end \
 if ",
     owned!("KEYS[1]", "ARGV[1]"),
     " then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end \

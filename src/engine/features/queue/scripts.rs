@@ -14,7 +14,7 @@
 //! waiter was between two looks is marked at that waiter's next look.)
 
 use crate::engine::protocol::script::Script;
-use crate::engine::features::owner::{mine, owned, value_of};
+use crate::engine::features::owner::{held_as_shared, mine, owned, value_of};
 
 /// Lua: the pattern of a token of `lock()` (`token.rs`), in quotes: the
 /// only values waiters mark, so the only ones whose unmarked value says
@@ -83,23 +83,21 @@ end "
 /// another library's lock (`value_of!`): held, waited for, never written.
 macro_rules! typed_keys {
     () => {
-        "\
+        concat!(
+            "\
 local function typed(i, want, role) \
   if not KEYS[i] then return nil end \
   local ty = redis.call('TYPE', KEYS[i])['ok'] \
   if ty ~= 'none' and ty ~= want then return role .. ' is a ' .. ty end \
   return nil \
 end \
-local function shared_lock(k) \
-  if redis.call('TYPE', k)['ok'] ~= 'zset' then return nil end \
-  local m = redis.call('ZRANGE', k, 0, 0)[1] \
-  if m and string.find(m, '^[rws]%d+:%d+|') then return 'the lock key is held as a shared lock' end \
-  return nil \
-end \
-local mistyped = shared_lock(KEYS[1]) or typed(2, 'list', 'its queue') or typed(3, 'zset', \"its waiters' leases\") \
+local mistyped = (",
+            held_as_shared!("KEYS[1]"),
+            " and 'the lock key is held as a shared lock') or typed(2, 'list', 'its queue') or typed(3, 'zset', \"its waiters' leases\") \
   or typed(4, 'list', 'its shared wake-up list') or typed(5, 'list', 'a wake-up list') \
 if mistyped then return redis.error_reply('WRONGTYPE ' .. mistyped .. ', not what the lock keeps there') end \
 "
+        )
     };
 }
 
