@@ -13,7 +13,11 @@
  *   a third argument `true` makes its locks read/write locks, so that
  *   Lock::acquireRead() takes shared locks (see RedisLockStore: then every
  *   lock of the store is one, and other code must not use the same names as
- *   plain locks);
+ *   plain locks); a fourth argument is the key prefix, in place of
+ *   redis_lock.prefix: '' locks the resource name itself, the key of
+ *   symfony's own RedisStore, so that a fleet moving from that store to this
+ *   one keeps excluding itself while old and new code run side by side
+ *   (docs/migration.md);
  * - `lock.factory` and the LockFactory type (autowiring): a LockFactory over
  *   that store, replacing the factory framework.lock makes. An application's
  *   own service definitions win over the bundle's, whatever store
@@ -39,6 +43,7 @@ return static function (ContainerConfigurator $container): void {
     $services = $container->services();
     $services->set('redis_lock.store', RedisLockStore::class)
         ->args(['%env(default::REDIS_LOCK_SERVER)%', 300.0]);
+        // Migrating from symfony's RedisStore: ->args(['%env(default::REDIS_LOCK_SERVER)%', 300.0, false, ''])
     $services->set('lock.factory', LockFactory::class)
         ->public()
         ->args([service('redis_lock.store')])

@@ -5,12 +5,15 @@ declare(strict_types=1);
 namespace RedisLock\Internal;
 
 /**
- * Runs one extension call against a given server. The static API of
- * RedisMutexLock reads the INI setting redis_lock.server at each call, so a
- * store bound to another server sets it for the call and restores it
- * afterwards, also when the call throws. PHP runs one request per process at a
- * time, so nothing else sees the temporary value; the extension's renewal
- * thread keeps renewing a lock on the server it was taken on.
+ * Runs one extension call against a given server, and with a given key
+ * prefix. The static API of the extension reads the INI settings
+ * redis_lock.server and redis_lock.prefix at each call, so a store bound to
+ * another server, or whose keys carry another prefix (the key compatibility
+ * settings of the adapters: Laravel's or symfony's own lock keys), sets them
+ * for the call and restores them afterwards, also when the call throws. PHP
+ * runs one request per process at a time, so nothing else sees the temporary
+ * values; a lock keeps the key and the server it was taken with, and the
+ * extension's renewal thread keeps renewing it there.
  *
  * @internal
  */
@@ -18,27 +21,42 @@ final class Server
 {
     private const INI = 'redis_lock.server';
 
+    private const PREFIX = 'redis_lock.prefix';
+
     /**
      * @template T
+     * @param string|null   $server a redis_lock.server DSN (null: the setting as it is)
      * @param \Closure(): T $call
+     * @param string|null   $prefix a redis_lock.prefix (null: the setting as it is)
      * @return T
      */
-    public static function call(?string $server, \Closure $call): mixed
+    public static function call(?string $server, \Closure $call, ?string $prefix = null): mixed
     {
-        if ($server === null) {
-            return $call();
+        $set = [];
+        if ($server !== null) {
+            $set[self::INI] = $server;
         }
-        $previous = ini_get(self::INI);
-        if ($previous === $server) {
-            return $call();
+        if ($prefix !== null) {
+            $set[self::PREFIX] = $prefix;
         }
-        if (ini_set(self::INI, $server) === false) {
-            throw new \LogicException('cannot set redis_lock.server: is the redis_lock extension loaded?');
-        }
+        $previous = [];
         try {
+            foreach ($set as $name => $value) {
+                $old = ini_get($name);
+                if ($old === $value) {
+                    continue;
+                }
+                if (ini_set($name, $value) === false) {
+                    throw new \LogicException("cannot set $name: is the redis_lock extension loaded?");
+                }
+                $previous[$name] = (string) $old;
+            }
+
             return $call();
         } finally {
-            ini_set(self::INI, (string) $previous);
+            foreach ($previous as $name => $value) {
+                ini_set($name, $value);
+            }
         }
     }
 }

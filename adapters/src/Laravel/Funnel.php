@@ -20,7 +20,8 @@ use RedisLock\Internal\ShutdownRelease;
  *     );
  *
  * - then($callback, $failure = null) takes one permit of the semaphore
- *   redis_lock.prefix . $name (at most limit() holders at once), runs
+ *   redis_lock.prefix . $name (or $keyPrefix . $name) (at most limit()
+ *   holders at once), runs
  *   $callback, gives the permit back (also when $callback throws, and at
  *   shutdown when the request ends inside $callback: a fatal error such as
  *   memory_limit or max_execution_time, or exit()) and returns what $callback
@@ -72,15 +73,20 @@ class Funnel
     /** @var class-string<\Throwable> */
     protected $timeoutException;
 
+    /** @var string|null */
+    protected $keyPrefix;
+
     /**
      * @param string|null $server           a redis_lock.server DSN (null: redis_lock.server)
      * @param class-string<\Throwable>|null $timeoutException what a timeout throws (null: Illuminate\Contracts\Redis\LimiterTimeoutException)
+     * @param string|null $keyPrefix        the start of the semaphore's key, in place of redis_lock.prefix (null: redis_lock.prefix)
      */
-    public function __construct(string $name, ?string $server = null, ?string $timeoutException = null)
+    public function __construct(string $name, ?string $server = null, ?string $timeoutException = null, ?string $keyPrefix = null)
     {
         $this->name = $name;
         $this->server = $server;
         $this->timeoutException = $timeoutException ?? LimiterTimeoutException::class;
+        $this->keyPrefix = $keyPrefix;
     }
 
     /**
@@ -181,11 +187,12 @@ class Funnel
         $limit = (int) $this->maxLocks;
         $ttl = (int) $this->releaseAfter * 1000;
         $timeout = max(0.0, (float) $this->timeout);
-        if (!Server::call($this->server, static fn (): bool => \RedisSemaphore::acquireOwner($name, $owner, $limit, $ttl, $timeout))) {
+        $server = $this->server;
+        $prefix = $this->keyPrefix;
+        if (!Server::call($server, static fn (): bool => \RedisSemaphore::acquireOwner($name, $owner, $limit, $ttl, $timeout), $prefix)) {
             throw new $this->timeoutException();
         }
-        $server = $this->server;
 
-        return ShutdownRelease::during(static fn (): bool => Server::call($server, static fn (): bool => \RedisSemaphore::releaseOwner($name, $owner)), $callback);
+        return ShutdownRelease::during(static fn (): bool => Server::call($server, static fn (): bool => \RedisSemaphore::releaseOwner($name, $owner), $prefix), $callback);
     }
 }

@@ -30,6 +30,17 @@ use RedisLock\Internal\Server;
  * empty (the locks live in a key space of their own); otherwise flushLocks()
  * throws, as Laravel's stores do when locks share the cache's key space.
  *
+ * Key compatibility ($keyPrefix, the driver's `key_prefix` option): the keys
+ * are $keyPrefix . prefix . $name instead of redis_lock.prefix . prefix .
+ * $name. Set to the prefix of Laravel's own Redis cache store locks (the lock
+ * connection's Redis prefix . the cache prefix, see NativeLockProvider), a
+ * lock of this store and Laravel's Cache::lock() of the same name are the same
+ * Redis key, so that old and new code exclude each other during a migration.
+ * Such keys are in that cache store's key space, which holds its cache data
+ * too when its lock connection is its cache connection. The store cannot tell,
+ * so hasSeparateLockStore() is false and flushLocks() throws rather than
+ * delete cache entries.
+ *
  * @internal use NativeLockStore
  */
 abstract class LockStore extends NativeLockProvider implements Store
@@ -39,10 +50,11 @@ abstract class LockStore extends NativeLockProvider implements Store
 
     /**
      * @param Store|Repository|\Closure(): (Store|Repository)|null $cache where cache operations go (null: they throw)
+     * @param string|null $keyPrefix the start of every lock key, in place of redis_lock.prefix (null: redis_lock.prefix)
      */
-    public function __construct(?string $server = null, string $prefix = '', int $leaseSeconds = NativeLock::LEASE_SECONDS, $cache = null)
+    public function __construct(?string $server = null, string $prefix = '', int $leaseSeconds = NativeLock::LEASE_SECONDS, $cache = null, ?string $keyPrefix = null)
     {
-        parent::__construct($server, $prefix, $leaseSeconds);
+        parent::__construct($server, $prefix, $leaseSeconds, $keyPrefix);
         $this->cache = $cache;
     }
 
@@ -124,10 +136,14 @@ abstract class LockStore extends NativeLockProvider implements Store
         return true;
     }
 
-    /** Whether this store's locks live in a key space of their own (a non-empty key prefix). */
+    /**
+     * Whether this store's locks live in a key space of their own: a
+     * non-empty key prefix, and no key_prefix (which puts them in the key
+     * space of Laravel's Redis cache store).
+     */
     public function hasSeparateLockStore(): bool
     {
-        return ini_get('redis_lock.prefix') . $this->prefix !== '';
+        return $this->keyPrefix === null && ini_get('redis_lock.prefix') . $this->prefix !== '';
     }
 
     /** The store cache operations go to. */

@@ -11,8 +11,8 @@ use RedisLock\Internal\ShutdownRelease;
 
 /**
  * A Laravel cache lock on the redis_lock extension (RedisMutexLock's
- * owner-level API). The lock is the Redis key redis_lock.prefix . $name, its
- * value the lock's owner.
+ * owner-level API). The lock is the Redis key redis_lock.prefix . $name (or,
+ * with a $keyPrefix, $keyPrefix . $name), its value the lock's owner.
  *
  * - $seconds > 0: taken for $seconds seconds, never renewed.
  * - $seconds <= 0 (Laravel: "never expires"): taken for a lease of
@@ -64,16 +64,23 @@ class NativeLock extends Lock
     /** @var string|null */
     protected $server;
 
+    /** @var string|null */
+    protected $keyPrefix;
+
     /**
      * @param string      $name
-     * @param int         $seconds 0: held until release (renewed lease)
-     * @param string|null $owner   null: RedisMutexLock::newOwner()
-     * @param string|null $server  a redis_lock.server DSN for this lock's calls (null: redis_lock.server)
+     * @param int         $seconds   0: held until release (renewed lease)
+     * @param string|null $owner     null: RedisMutexLock::newOwner()
+     * @param string|null $server    a redis_lock.server DSN for this lock's calls (null: redis_lock.server)
+     * @param string|null $keyPrefix what precedes $name in the Redis key, in place of redis_lock.prefix
+     *                               (null: redis_lock.prefix); e.g. the prefix of Laravel's own
+     *                               RedisStore locks, so that both lock the same key
      */
-    public function __construct($name, $seconds, $owner = null, ?string $server = null)
+    public function __construct($name, $seconds, $owner = null, ?string $server = null, ?string $keyPrefix = null)
     {
         parent::__construct((string) $name, (int) $seconds, $owner ?? \RedisMutexLock::newOwner());
         $this->server = $server;
+        $this->keyPrefix = $keyPrefix;
     }
 
     /**
@@ -237,6 +244,12 @@ class NativeLock extends Lock
         return $this->server;
     }
 
+    /** What precedes the name in the Redis key; null: redis_lock.prefix. */
+    public function getKeyPrefix(): ?string
+    {
+        return $this->keyPrefix;
+    }
+
     protected function attempt(float $timeout): bool
     {
         $deadline = hrtime(true) / 1e9 + $timeout;
@@ -287,6 +300,6 @@ class NativeLock extends Lock
      */
     protected function call(\Closure $call): mixed
     {
-        return Server::call($this->server, $call);
+        return Server::call($this->server, $call, $this->keyPrefix);
     }
 }

@@ -11,6 +11,14 @@ use Illuminate\Contracts\Cache\LockProvider;
  * $owner), the latter to release or check from another process a lock whose
  * owner was passed along (a queued job, another request); and
  * semaphoreFunnel($name), a Funnel on this provider's server and prefix.
+ *
+ * The Redis key of lock($name) is redis_lock.prefix . $prefix . $name, or,
+ * with a $keyPrefix, $keyPrefix . $prefix . $name: $keyPrefix takes the place
+ * of redis_lock.prefix. It is the key compatibility setting for a migration
+ * from Laravel's own Redis locks (Illuminate\Cache\RedisLock, whose key is
+ * the lock connection's Redis prefix . the cache prefix . $name, with ":"
+ * after a non-empty cache prefix before Laravel 11): set to that prefix, the
+ * two lock the same key, so that old and new code exclude each other.
  */
 class NativeLockProvider implements LockProvider
 {
@@ -23,16 +31,21 @@ class NativeLockProvider implements LockProvider
     /** @var int */
     protected $leaseSeconds;
 
+    /** @var string|null */
+    protected $keyPrefix;
+
     /**
      * @param string|null $server       a redis_lock.server DSN (null: redis_lock.server)
-     * @param string      $prefix       prepended to lock names (after redis_lock.prefix)
+     * @param string      $prefix       prepended to lock names (after redis_lock.prefix, or $keyPrefix)
      * @param int         $leaseSeconds the renewed lease of locks taken with $seconds = 0
+     * @param string|null $keyPrefix    the start of every key, in place of redis_lock.prefix (null: redis_lock.prefix)
      */
-    public function __construct(?string $server = null, string $prefix = '', int $leaseSeconds = NativeLock::LEASE_SECONDS)
+    public function __construct(?string $server = null, string $prefix = '', int $leaseSeconds = NativeLock::LEASE_SECONDS, ?string $keyPrefix = null)
     {
         $this->server = $server;
         $this->prefix = $prefix;
         $this->leaseSeconds = $leaseSeconds;
+        $this->keyPrefix = $keyPrefix;
     }
 
     /**
@@ -43,7 +56,7 @@ class NativeLockProvider implements LockProvider
      */
     public function lock($name, $seconds = 0, $owner = null)
     {
-        return (new NativeLock($this->prefix . $name, $seconds, $owner, $this->server))->lease($this->leaseSeconds);
+        return (new NativeLock($this->prefix . $name, $seconds, $owner, $this->server, $this->keyPrefix))->lease($this->leaseSeconds);
     }
 
     /**
@@ -71,6 +84,12 @@ class NativeLockProvider implements LockProvider
     {
         $timeout = 'Illuminate\\Cache\\Limiters\\LimiterTimeoutException';
 
-        return new Funnel($this->prefix . $name, $this->server, class_exists($timeout) ? $timeout : null);
+        return new Funnel($this->prefix . $name, $this->server, class_exists($timeout) ? $timeout : null, $this->keyPrefix);
+    }
+
+    /** The start of every key, in place of redis_lock.prefix; null: redis_lock.prefix. */
+    public function getKeyPrefix(): ?string
+    {
+        return $this->keyPrefix;
     }
 }

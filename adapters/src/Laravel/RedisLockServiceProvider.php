@@ -18,11 +18,18 @@ use Illuminate\Support\ServiceProvider;
  *             'server' => null,             // a redis_lock.server DSN (null: redis_lock.server)
  *             'prefix' => '',               // prepended to lock names (after redis_lock.prefix)
  *             'lease'  => 30,               // seconds: renewed lease of locks with $seconds = 0
+ *             'key_prefix' => null,         // null: keys start with redis_lock.prefix; a string: with it instead
  *         ],
  *         'redis' => [...],
  *     ],
  *
  * Cache::store('redis_lock')->lock(...) works whatever the default store is.
+ *
+ * `key_prefix` is the key compatibility setting for a migration from
+ * Laravel's own Redis locks: set to their prefix (the lock connection's Redis
+ * prefix . the cache prefix; Laravel 8 to 10 add ":" after a non-empty cache
+ * prefix), Cache::store('redis_lock')->lock($name) and the `redis` store's
+ * lock($name) are the same Redis key. See docs/migration.md.
  */
 class RedisLockServiceProvider extends ServiceProvider
 {
@@ -40,6 +47,7 @@ class RedisLockServiceProvider extends ServiceProvider
                     (string) ($config['prefix'] ?? ''),
                     (int) ($config['lease'] ?? NativeLock::LEASE_SECONDS),
                     $cache === null ? null : static fn () => $manager->store($cache),
+                    isset($config['key_prefix']) ? (string) $config['key_prefix'] : null,
                 ));
             });
         });

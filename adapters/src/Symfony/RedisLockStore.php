@@ -19,8 +19,8 @@ use Symfony\Component\Lock\Store\ExpiringStoreTrait;
  * A symfony/lock store on the redis_lock extension, with the semantics of
  * symfony's own RedisStore:
  *
- * - the lock is the Redis key redis_lock.prefix . (string) $key, its value the
- *   Key's token, kept in the Key's state under this class (a fresh
+ * - the lock is the Redis key redis_lock.prefix . (string) $key (with a
+ *   $keyPrefix: $keyPrefix . (string) $key), its value the Key's token, kept in the Key's state under this class (a fresh
  *   RedisMutexLock::newOwner() the first time); a serialized Key carries it to
  *   another process, which can then refresh, check or release the lock;
  * - save(): one attempt (SET NX PX) for $initialTtl seconds, refreshed when
@@ -81,6 +81,18 @@ use Symfony\Component\Lock\Store\ExpiringStoreTrait;
  * exit()), are left to symfony as they are.
  * TTLs are sent in whole milliseconds, rounded up, at least 3 ms (the
  * extension's minimum).
+ *
+ * Key compatibility ($keyPrefix): the start of every key, in place of
+ * redis_lock.prefix. symfony's own RedisStore locks the resource name itself
+ * (a sorted set at (string) $key, no prefix unless its Redis client has one);
+ * with $keyPrefix = '' this store locks that same key, so that during a
+ * migration the two exclude each other: this store's save() is refused and
+ * its waitAndSave() waits while symfony's store holds the resource (a key
+ * of another type is another client's lock to the extension), and symfony's
+ * scripts return false on this store's string key. symfony's read locks
+ * (RedisStore::saveRead()) exclude the same way, but must not meet this
+ * store with $shared = true: the two read/write locks do not understand each
+ * other's holds.
  */
 class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
 {
@@ -98,14 +110,17 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
     private ?string $server;
     private float $initialTtl;
     private bool $shared;
+    private ?string $keyPrefix;
 
     /**
      * @param string|null $server     a redis_lock.server DSN for this store's calls (null: redis_lock.server)
      * @param float       $initialTtl the expiration delay of locks in seconds
      * @param bool        $shared     true: read/write locks (RedisReadWriteLock) for every resource of the store;
      *                                false: exclusive locks (RedisMutexLock), acquireRead() takes them exclusively
+     * @param string|null $keyPrefix  the start of every key, in place of redis_lock.prefix (null: redis_lock.prefix);
+     *                                '': the resource name itself, the key of symfony's own RedisStore
      */
-    public function __construct(?string $server = null, float $initialTtl = 300.0, bool $shared = false)
+    public function __construct(?string $server = null, float $initialTtl = 300.0, bool $shared = false, ?string $keyPrefix = null)
     {
         if ($initialTtl <= 0) {
             throw new InvalidTtlException(sprintf('"%s()" expects a strictly positive TTL. Got %d.', __METHOD__, $initialTtl));
@@ -113,6 +128,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         $this->server = $server;
         $this->initialTtl = $initialTtl;
         $this->shared = $shared;
+        $this->keyPrefix = $keyPrefix;
     }
 
     public function save(Key $key): void
@@ -220,6 +236,12 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         return $this->shared;
     }
 
+    /** The start of every key of this store; null: redis_lock.prefix. */
+    public function getKeyPrefix(): ?string
+    {
+        return $this->keyPrefix;
+    }
+
     /**
      * When the Lock that took $key releases it in its destructor
      * (autoRelease), a shutdown function releases it after a fatal error,
@@ -237,7 +259,8 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         }
         $release = $this->releaseOwner($name, $token);
         $server = $this->server;
-        ShutdownRelease::untilDestructed($id, $lock, static fn (): bool => Server::call($server, $release));
+        $prefix = $this->keyPrefix;
+        ShutdownRelease::untilDestructed($id, $lock, static fn (): bool => Server::call($server, $release, $prefix));
     }
 
     /** The owner-checked release of $name held by $token, as a call for call(). */
@@ -325,7 +348,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
     private function call(\Closure $call): mixed
     {
         try {
-            return Server::call($this->server, $call);
+            return Server::call($this->server, $call, $this->keyPrefix);
         } catch (\RedisLockException $e) {
             throw new LockStorageException($e->getMessage(), 0, $e);
         }

@@ -575,6 +575,37 @@ final class NativeLockTest extends TestCase
         $this->assertSame([], $other->client()->keys());
     }
 
+    public function testKeyPrefixTakesThePlaceOfTheIniPrefixForItsOwnCallsOnly(): void
+    {
+        $lock = new NativeLock($this->name, 10, null, null, 'laravel_database_laravel_cache_');
+        $this->assertSame('laravel_database_laravel_cache_', $lock->getKeyPrefix());
+        $this->assertTrue($lock->get());
+        $this->assertSame([$key = 'laravel_database_laravel_cache_' . $this->name], $this->redis->keys());
+        $this->assertSame($lock->owner(), $this->redis->get($key));
+        $this->assertSame('lock:', ini_get('redis_lock.prefix'), 'restored after the call');
+        $this->assertTrue((new NativeLock($this->name, 10))->get(), 'lock:' . $this->name . ' is another key');
+        $this->assertTrue($lock->isOwnedByCurrentProcess());
+        $this->assertFalse((new NativeLock($this->name, 10, null, null, 'laravel_database_laravel_cache_'))->get());
+        $provided = (new NativeLockProvider(null, 'app:', 30, 'kp:'))->lock($this->name, 10);
+        $this->assertTrue($provided->get());
+        $this->assertSame($provided->owner(), $this->redis->get('kp:app:' . $this->name), 'the provider\'s prefix goes after the key prefix');
+        $this->assertTrue($provided->release());
+        $this->assertTrue($lock->release());
+        $this->assertFalse($this->redis->exists($key));
+
+        // Also restored when the call throws.
+        $server = $this->extraServer();
+        $elsewhere = new NativeLock($this->name, 10, null, $server->dsn(), '');
+        $server->kill();
+        try {
+            $elsewhere->get();
+            $this->fail('RedisLockException expected');
+        } catch (\RedisLockException) {
+        }
+        $this->assertSame('lock:', ini_get('redis_lock.prefix'));
+        $this->assertSame($this->mainServer(), ini_get('redis_lock.server'));
+    }
+
     public function testOutageSurfacesAsRedisLockException(): void
     {
         $server = $this->extraServer();
