@@ -43,16 +43,16 @@ $new = rl_extension_path();
 $all = ['mutex', 'owner', 'renewed', 'redlock', 'rwlock', 'semaphore'];
 $kinds = isset($opt['kinds']) ? explode(',', (string) $opt['kinds']) : $all;
 
-/** The classes a build registers (an earlier one may lack the shared locks). */
-function classes_of(string $so): array
+/** What a build says of itself: its version, and the classes it registers (an earlier one may lack the shared locks). */
+function build_of(string $so): array
 {
-    $r = PhpChild::run('<?php echo json_encode(array_values(array_filter(["RedisMutexLock", "RedLock", "RedisReadWriteLock", "RedisSemaphore"], "class_exists")));', ['extension' => $so], [], false);
-    return json_decode(trim($r['out']), true) ?? [];
+    $r = PhpChild::run('<?php echo json_encode([phpversion("redis_lock"), array_values(array_filter(["RedisMutexLock", "RedLock", "RedisReadWriteLock", "RedisSemaphore"], "class_exists"))]);', ['extension' => $so], [], false);
+    return json_decode(trim($r['out']), true) ?? ['?', []];
 }
 $needs = ['mutex' => 'RedisMutexLock', 'owner' => 'RedisMutexLock', 'renewed' => 'RedisMutexLock', 'redlock' => 'RedLock',
           'rwlock' => 'RedisReadWriteLock', 'semaphore' => 'RedisSemaphore'];
-$oldClasses = classes_of($old);
-$oldVersion = trim(PhpChild::run('<?php echo phpversion("redis_lock");', ['extension' => $old], [], false)['out']);
+[$oldVersion, $oldClasses] = build_of($old);
+[$newVersion] = build_of($new);
 
 // A worker: runs its kind until the common end, then prints its counts.
 const WORKER = <<<'PHP'
@@ -146,7 +146,8 @@ function fleet(string $kind, array $builds, array $servers, RedisServer $book, f
 $servers = rl_start_servers(3);
 $book = RedisServer::start();
 rl_warm_up($servers);
-printf("%s (%s) beside this build (%s), %.0f s per fleet, on Redis %s\n\n", $label, $oldVersion, phpversion('redis_lock') ?: trim(PhpChild::run('<?php echo phpversion("redis_lock");')['out']), $seconds, $servers[0]->cmd('INFO', 'server') ? preg_replace('/.*redis_version:([0-9.]+).*/s', '$1', (string) $servers[0]->cmd('INFO', 'server')) : '?');
+$redisVersion = preg_match('/redis_version:([0-9.]+)/', (string) $servers[0]->cmd('INFO', 'server'), $m) ? $m[1] : '?';
+printf("%s (%s) beside this build (%s), %.0f s per fleet, on Redis %s\n\n", $label, $oldVersion, $newVersion, $seconds, $redisVersion);
 echo "| kind | earlier build alone: sections | this build alone | mixed: earlier build's processes | mixed: this build's | mixed / the slower alone | failed calls | broken exclusion |\n|---|---|---|---|---|---|---|---|\n";
 $kept = true;
 $why = [];
