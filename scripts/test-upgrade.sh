@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make test-upgrade: the rolling-upgrade rule of docs/protocol.md, checked with
 # real processes of two builds on the same keys (php-tests/upgrade/mixed_versions.php):
-#   - against the previous release (the newest tag v* that is not this
-#     version; UPGRADE_FROM=rev picks another): the rule must hold;
+#   - against the previous release (the newest version in CHANGELOG.md that
+#     is not this one, else this one's release commit; UPGRADE_FROM=rev picks
+#     another): the rule must hold;
 #   - against UPGRADE_BREAK (default 8ec90b4, protocol 1: exact token
 #     compares, no mark), the mutex only: the check must see the break, so
 #     that a check which cannot fail is noticed.
@@ -10,21 +11,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=$(sh scripts/package-field.sh version)
-# The newest release before this version; this version's own tag when the
+# A release is a version with its own section in CHANGELOG.md; its commit is
+# the one that raised Cargo.toml's version to it (its tag v* points there too,
+# but a clone need not carry tags). Newest first: "VERSION COMMIT".
+releases() {
+  local h v prev=
+  for h in $(git log --reverse --format=%H -- Cargo.toml); do
+    v=$(git show "$h:Cargo.toml" | sed -n 's/^version *= *"\(.*\)"/\1/p' | head -1)
+    [[ -n $v && $v != "$prev" ]] && grep -q "^## \[$v\]" CHANGELOG.md && echo "$v $h"
+    prev=$v
+  done | tac
+}
+# The newest release before this version; this version's own release when the
 # version was not raised since (a build after its release commit).
-tags=$(git tag --list 'v*' --sort=-version:refname)
-from=${UPGRADE_FROM:-$(grep -vx "v$version" <<<"$tags" | head -1 || true)}
-from=${from:-$(head -1 <<<"$tags")}
-[[ -n $from ]] || { echo "test-upgrade: no release tag (v*) in this repository's history: a clone with its tags is needed" >&2; exit 1; }
+list=$(releases)
+from=${UPGRADE_FROM:-$(awk -v v="$version" '$1 != v {print $2; exit}' <<<"$list")}
+from=${from:-$(awk 'NR == 1 {print $2}' <<<"$list")}
+[[ -n $from ]] || { echo "test-upgrade: no earlier release in this repository's history (a shallow clone?): git fetch --unshallow" >&2; exit 1; }
 break_rev=${UPGRADE_BREAK:-8ec90b4}
 status=0
-run() { # run REV EXPECT
+run() { # run REV EXPECT LABEL
   local so
   so=$(bash scripts/old-build.sh "$1")
   php -n -d extension="$PWD/target/release/libredis_lock.so" php-tests/upgrade/mixed_versions.php \
-    --old="$so" --label="$1" --expect="$2" ${UPGRADE_SECONDS:+--seconds=$UPGRADE_SECONDS} ${UPGRADE_KINDS:+--kinds=$UPGRADE_KINDS} || status=1
+    --old="$so" --label="${3:-$1}" --expect="$2" ${UPGRADE_SECONDS:+--seconds=$UPGRADE_SECONDS} ${UPGRADE_KINDS:+--kinds=$UPGRADE_KINDS} || status=1
   echo
 }
-run "$from" compatible
+run "$from" compatible "${UPGRADE_FROM:-$(awk -v c="$from" '$2 == c {print $1; exit}' <<<"$list") (${from:0:7})}"
 UPGRADE_KINDS=mutex run "$break_rev" break
 exit "$status"
