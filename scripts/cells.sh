@@ -28,10 +28,10 @@ cell_valgrind() { [[ $1 == newest || $1 == oldest ]]; }
 cell_pkgs() {
   local php; php=$(cell_php "$1")
   local p=("${common_pkgs[@]}" "php$php-cli" "php$php-dev" "php$php-fpm" "php$php-mbstring" "php$php-xml"
-           redis-server redis-tools redis-sentinel phpunit php-symfony-lock)
+           redis-server redis-tools redis-sentinel phpunit php-symfony-lock php-predis)
   case $1 in
-    oldest) p+=(php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
-    stable) p+=(valkey-server valkey-tools valkey-sentinel php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config) ;;
+    oldest) p+=(php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config php-illuminate-redis) ;;
+    stable) p+=(valkey-server valkey-tools valkey-sentinel php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config php-illuminate-redis) ;;
     # composer: FrameworkBundle's container needs Composer\InstalledVersions.
     newest|next) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
                      php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle composer) ;;

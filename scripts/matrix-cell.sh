@@ -91,6 +91,11 @@ if [[ -f scripts/test-frameworks.sh ]]; then
   fi
 fi
 
+# Old and new lock code on one key (this cell's symfony and Laravel).
+if [[ -f scripts/test-migration.sh ]]; then
+  if bash scripts/test-migration.sh; then record migration ok; else record migration FAILED; fi
+fi
+
 if [[ $VALGRIND == 1 ]]; then
   if bash scripts/valgrind.sh; then record valgrind ok; else record valgrind FAILED; fi
 else

@@ -82,7 +82,7 @@ for cell in "${CELLS[@]}"; do
 done
 
 # One table: a row per cell, a column per step.
-columns=(setup suite php build cargo phpt_redis phpt_valkey fpm adapters frameworks valgrind phpize deb time)
+columns=(setup suite php build cargo phpt_redis phpt_valkey fpm adapters frameworks migration valgrind phpize deb time)
 printf '\n| cell |'; printf ' %s |' "${columns[@]}"; printf '\n|---|'; printf -- '---|%.0s' "${columns[@]}"; echo
 for cell in "${CELLS[@]}"; do
   printf '| %s |' "$cell"

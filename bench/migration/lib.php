@@ -1,14 +1,17 @@
 <?php
 /**
- * Shared by run.php and worker.php of the mixed-fleet benchmark: a tiny RESP
- * client (so that neither the harness nor the hand-rolled lock needs phpredis),
- * the lock interface every implementation in locks/ fulfils, and the list of
- * implementations.
+ * Shared by run.php and worker.php of the mixed-fleet benchmark: the lock
+ * interface every implementation in locks/ fulfils, and the list of
+ * implementations. The test suite's RespClient (so that neither the harness
+ * nor the hand-rolled lock needs phpredis) and RedisServer come from
+ * php-tests/inc/redis_server.inc.
  */
 
 declare(strict_types=1);
 
 namespace Bench\Migration;
+
+require_once __DIR__ . '/../../php-tests/inc/redis_server.inc';
 
 /** One lock implementation, as one worker process uses it. */
 interface MixLock
@@ -88,6 +91,13 @@ function load_implementation(string $name): string
     return $class;
 }
 
+/** "symfony/lock 7.4.22": a Debian package's upstream version, under the name given; '' when not installed. */
+function package_version(string $package, string $name): string
+{
+    $v = trim((string) shell_exec('dpkg-query -W -f=\'${Version}\' ' . escapeshellarg($package) . ' 2>/dev/null'));
+    return $v === '' ? '' : "$name " . preg_replace('/^\d+:|[+~-].*$/', '', $v);
+}
+
 /** Requires a Debian autoloader (/usr/share/php is on the include path); false when it is not installed. */
 function require_debian(string $file): bool
 {
@@ -120,80 +130,3 @@ function build(): string
     return 'redis_lock ' . (phpversion('redis_lock') ?: '?');
 }
 
-final class RespError extends \RuntimeException
-{
-}
-
-/** A minimal RESP2 client over a TCP stream: enough for PING, GET, SET, DEL, FLUSHALL. */
-final class Resp
-{
-    /** @var resource */
-    private $socket;
-
-    public function __construct(string $host, int $port, float $timeout = 5.0)
-    {
-        // TCP_NODELAY: each command is one small write; no Nagle delay before it.
-        $context = stream_context_create(['socket' => ['tcp_nodelay' => true]]);
-        $socket = @stream_socket_client("tcp://$host:$port", $errno, $error, $timeout, STREAM_CLIENT_CONNECT, $context);
-        if ($socket === false) {
-            throw new \RuntimeException("cannot connect to $host:$port: $error");
-        }
-        stream_set_timeout($socket, (int) ceil($timeout));
-        $this->socket = $socket;
-    }
-
-    public function call(string|int ...$args): mixed
-    {
-        $request = '*' . count($args) . "\r\n";
-        foreach ($args as $arg) {
-            $request .= '$' . strlen((string) $arg) . "\r\n$arg\r\n";
-        }
-        for ($done = 0; $done < strlen($request); $done += $n) {
-            $n = fwrite($this->socket, substr($request, $done));
-            if ($n === false || $n === 0) {
-                throw new \RuntimeException('write to Redis failed');
-            }
-        }
-        return $this->reply();
-    }
-
-    private function reply(): mixed
-    {
-        $line = fgets($this->socket);
-        if ($line === false) {
-            throw new \RuntimeException('no reply from Redis (connection closed or timed out)');
-        }
-        $body = substr($line, 1, -2);
-        switch ($line[0]) {
-            case '+':
-                return $body;
-            case '-':
-                throw new RespError($body);
-            case ':':
-                return (int) $body;
-            case '$':
-                if ((int) $body < 0) {
-                    return null;
-                }
-                $data = '';
-                while (strlen($data) < (int) $body + 2) {
-                    $chunk = fread($this->socket, (int) $body + 2 - strlen($data));
-                    if ($chunk === false || $chunk === '') {
-                        throw new \RuntimeException('short bulk reply from Redis');
-                    }
-                    $data .= $chunk;
-                }
-                return substr($data, 0, -2);
-            case '*':
-                if ((int) $body < 0) {
-                    return null;
-                }
-                $items = [];
-                for ($i = 0; $i < (int) $body; $i++) {
-                    $items[] = $this->reply();
-                }
-                return $items;
-        }
-        throw new \RuntimeException('unexpected reply from Redis: ' . trim($line));
-    }
-}

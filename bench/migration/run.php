@@ -24,10 +24,17 @@
  *   --outside-us=3000  µs after each release
  *   --so=PATH          the current build (default: $REDIS_LOCK_SO, else
  *                      target/release/libredis_lock.so)
+ *   --check            a test (make test-migration), not a measurement: every
+ *                      implementation of a mix must run here, and beside
+ *                      another implementation this extension's processes
+ *                      (ours, ours-laravel, ours-symfony) must each get in,
+ *                      never fail or throw, and make at least their share of
+ *                      the processes' sections
  *
  * Prints Markdown. An implementation this machine cannot run (a Debian package
  * missing) is left out of its mix with a line saying why. Exit status 1 when
- * an update was lost or a worker's counts are incomplete, 2 on a usage error.
+ * an update was lost, a worker's counts are incomplete or a --check failed,
+ * 2 on a usage error.
  */
 
 declare(strict_types=1);
@@ -37,7 +44,7 @@ namespace Bench\Migration;
 require __DIR__ . '/lib.php';
 
 const USAGE = 'usage: php bench/migration/run.php --mix=NAME:N[,NAME:N…] [--mix=…] [--seconds=6] [--key=lock:mix] '
-    . '[--timeout=5] [--ttl=20] [--sleep=100000] [--section-us=500] [--outside-us=3000] [--so=PATH]';
+    . '[--timeout=5] [--ttl=20] [--sleep=100000] [--section-us=500] [--outside-us=3000] [--so=PATH] [--check]';
 
 function usage_error(string $message): never
 {
@@ -54,6 +61,7 @@ function note(string $message): void
 $mixes = [];
 $o = new Options(adapters: dirname(__DIR__, 2) . '/adapters');
 $seconds = 6.0;
+$check = false;
 $so = getenv('REDIS_LOCK_SO') ?: dirname(__DIR__, 2) . '/target/release/libredis_lock.so';
 foreach (array_slice($argv, 1) as $arg) {
     if (!preg_match('/^--([a-z-]+)(?:=(.*))?$/s', $arg, $m)) {
@@ -74,6 +82,7 @@ foreach (array_slice($argv, 1) as $arg) {
         'section-us' => $o->sectionUs = (int) $number(0),
         'outside-us' => $o->outsideUs = (int) $number(0),
         'so' => $so = $value,
+        'check' => $check = true,
         'help' => usage_error('Mixed-fleet lock benchmark; see bench/migration/README.md.'),
         default => usage_error("unknown option --{$m[1]}"),
     };
@@ -149,44 +158,6 @@ function php_command(array $entry, string $current, Options $o): array
         : [PHP_BINARY, '-d', "extension=$current", ...$ini];
 }
 
-/** redis-server on a free loopback port, without persistence, in $dir/redis-<port>. */
-function start_redis(string $dir, array &$children): array
-{
-    for ($attempt = 1; $attempt <= 3; $attempt++) {
-        $sock = stream_socket_server('tcp://127.0.0.1:0');
-        $port = (int) substr(strrchr(stream_socket_get_name($sock, false), ':'), 1);
-        fclose($sock);
-        @mkdir("$dir/redis-$port");
-        $proc = proc_open(['redis-server', '--bind', '127.0.0.1', '--port', (string) $port, '--save', '',
-            '--appendonly', 'no', '--daemonize', 'no', '--dir', "$dir/redis-$port", '--logfile', "$dir/redis-$port/log"],
-            [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
-        $children["redis-$port"] = $proc;
-        for ($i = 0; $i < 100 && proc_get_status($proc)['running']; $i++) {
-            try {
-                if ((new Resp('127.0.0.1', $port, 0.5))->call('PING') === 'PONG') {
-                    return [$port, $proc];
-                }
-            } catch (\RuntimeException) {
-            }
-            usleep(20_000);
-        }
-        stop($proc, "redis-$port", $children);
-    }
-    note('bench/migration: redis-server did not start; its last log: ' . @file_get_contents("$dir/redis-$port/log"));
-    exit(1);
-}
-
-function stop($proc, string $id, array &$children): void
-{
-    proc_terminate($proc, 15);
-    for ($i = 0; $i < 250 && proc_get_status($proc)['running']; $i++) {
-        usleep(20_000);
-    }
-    proc_get_status($proc)['running'] && proc_terminate($proc, 9);
-    proc_close($proc);
-    unset($children[$id]);
-}
-
 /**
  * Can this machine run the entry? "ok <label>" or "skip <reason>" from the
  * worker itself, started as it will be started (so an old build names itself).
@@ -205,29 +176,31 @@ function probe(array $entry, string $current, Options $o): array
 }
 
 /** Runs one mix on a fresh server; prints its Markdown; returns whether nothing was lost and every count is complete. */
-function run_mix(array $plan, string $mixArg, float $seconds, Options $base, string $current, string $dir, array &$children): bool
+function run_mix(array $plan, string $mixArg, float $seconds, Options $base, string $current, string $dir, array &$children, bool $check): bool
 {
-    [$port, $server] = start_redis($dir, $children);
+    $server = \RedisServer::start(); // a free loopback port, no persistence; stopped on any exit
+    $port = $server->port;
     $o = clone $base;
     $o->port = $port;
 
     printf("\n### `%s`: %g s on one key, `%s`\n\n", $mixArg, $seconds, $o->key);
     $entries = [];
+    $skipped = false; // with --check, a mix that cannot run whole fails
     foreach ($plan as $entry) {
         $p = probe($entry, $current, $o);
         if ($p['ok']) {
             $entries[] = $entry + ['label' => $p['label']];
         } else {
-            printf("- **skipped %s**: %s\n", $entry['name'], $p['why']);
+            printf("- **%s %s**: %s\n", $check ? 'FAILED: cannot run' : 'skipped', $entry['name'], $p['why']);
+            $skipped = $skipped || $check;
         }
     }
-    if ($entries === []) {
+    if ($entries === [] || $skipped) {
         print("- nothing of this mix can run here\n");
-        stop($server, "redis-$port", $children);
-        return true;
+        $server->stop();
+        return !$skipped;
     }
-    $r = new Resp('127.0.0.1', $port);
-    $r->call('FLUSHALL');
+    $r = $server->client();
 
     // Start every worker; each warms up and says "ready".
     $workers = [];
@@ -272,7 +245,6 @@ function run_mix(array $plan, string $mixArg, float $seconds, Options $base, str
         foreach ($workers as $id => $w) {
             if (!in_array('ready', $w['lines'], true) && !is_resource($w['out'])) {
                 note("bench/migration: worker $id ({$entries[$w['entry']]['name']}) ended before it was ready:\n" . file_get_contents("$dir/worker-$id.log"));
-                stop($server, "redis-$port", $children);
                 exit(1);
             }
         }
@@ -336,7 +308,7 @@ function run_mix(array $plan, string $mixArg, float $seconds, Options $base, str
     $left = $r->call('GET', $o->key);
     $leftTtl = $r->call('PTTL', $o->key);
     $version = preg_match('/redis_version:(\S+)/', (string) $r->call('INFO', 'server'), $m) ? $m[1] : '?';
-    stop($server, "redis-$port", $children);
+    $server->stop();
 
     // The table.
     print("| implementation | processes | sections per process | failed / timeouts | release refused | longest wait | exceptions |\n");
@@ -368,7 +340,43 @@ function run_mix(array $plan, string $mixArg, float $seconds, Options $base, str
     if (!$complete) {
         print("Counts are incomplete (a process had to be killed): lost updates cannot be excluded.\n");
     }
-    return $lost === 0 && $complete;
+    return $lost === 0 && $complete && (!$check || check_mix($entries, $rows));
+}
+
+/**
+ * --check: beside any other implementation, this extension's processes each
+ * get in without a failure or an exception, and make at least their share of
+ * the sections (sections of ours / all >= processes of ours / all). Prints
+ * one line per finding; true when there is none.
+ */
+function check_mix(array $entries, array $rows): bool
+{
+    $ours = ['ours', 'ours-laravel', 'ours-symfony'];
+    $problems = [];
+    $processes = $oursProcesses = $sections = $oursSections = 0;
+    foreach ($entries as $e => $entry) {
+        $isOurs = in_array($entry['impl'], $ours, true);
+        foreach ($rows[$e] as $s) {
+            $processes++;
+            $sections += $s['sections'];
+            if (!$isOurs) {
+                continue;
+            }
+            $oursProcesses++;
+            $oursSections += $s['sections'];
+            $s['sections'] > 0 || $problems[] = "a process of {$entry['name']} never got in";
+            $s['failed'] + $s['exceptions'] === 0 || $problems[] = sprintf('%s: %d timeouts, %d exceptions (first: %s)',
+                $entry['name'], $s['failed'], $s['exceptions'], $s['first_exception'] ?? '–');
+        }
+    }
+    $share = $sections > 0 ? $oursSections / $sections : 0.0;
+    $due = $processes > 0 ? $oursProcesses / $processes : 0.0;
+    if ($oursProcesses < $processes && $share < $due) {
+        $problems[] = sprintf("this extension's processes made %.2f of the sections, below their share of the processes (%.2f)", $share, $due);
+    }
+    printf("\n**Check**: %s\n", $problems === [] ? sprintf("passed (this extension's share of the sections %.2f, of the processes %.2f)", $share, $due)
+        : "FAILED:\n" . implode("\n", array_map(fn ($p) => "- $p", $problems)));
+    return $problems === [];
 }
 
 printf("## Mixed fleet: one lock key, several implementations\n\n`%s`\n\nPHP %s; each process: acquire (timeout %g s, TTL %d s), GET counter, usleep(%d), SET counter+1, release, usleep(%d). Current build: `%s` (%s).\n",
@@ -377,6 +385,6 @@ printf("## Mixed fleet: one lock key, several implementations\n\n`%s`\n\nPHP %s;
     trim((string) shell_exec(implode(' ', array_map('escapeshellarg', [PHP_BINARY, '-n', '-d', "extension=$current", '-r', 'echo phpversion("redis_lock");'])))) ?: '?');
 $ok = true;
 foreach ($plans as $i => $plan) {
-    $ok = run_mix($plan, $mixes[$i], $seconds, $o, $current, $dir, $children) && $ok;
+    $ok = run_mix($plan, $mixes[$i], $seconds, $o, $current, $dir, $children, $check) && $ok;
 }
 exit($ok ? 0 : 1);

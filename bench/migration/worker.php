@@ -68,7 +68,7 @@ if (($why = $class::unavailable($o)) !== null) {
 
 /** @var MixLock $lock */
 $lock = new $class($o);
-$counter = new Resp($o->host, $o->port); // the shared counter, on a connection of its own
+$counter = new \RespClient("tcp://{$o->host}:{$o->port}"); // the shared counter, on a connection of its own
 
 // Warm-up on a key of its own: connections open, classes loaded, scripts
 // cached before the start, as in a long-lived application process.

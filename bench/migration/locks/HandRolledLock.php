@@ -13,12 +13,12 @@ namespace Bench\Migration;
 
 final class HandRolledLock implements MixLock
 {
-    private Resp $redis;
+    private \RespClient $redis;
     private string $key = '';
 
     public function __construct(private Options $o)
     {
-        $this->redis = new Resp($o->host, $o->port);
+        $this->redis = new \RespClient("tcp://{$o->host}:{$o->port}");
     }
 
     public static function label(Options $o): string

@@ -33,7 +33,8 @@ final class LaravelLock implements MixLock
 
     public static function label(Options $o): string
     {
-        return sprintf('Laravel RedisStore lock(…, %d)->block(%g), retried every 250 ms (%s)', $o->ttl, $o->timeout, client());
+        return sprintf('Laravel RedisStore lock(…, %d)->block(%g), retried every 250 ms (%s, %s)', $o->ttl, $o->timeout,
+            package_version('php-illuminate-cache', 'illuminate/cache'), client());
     }
 
     public static function unavailable(Options $o): ?string

@@ -25,7 +25,8 @@ final class OursLaravelLock implements MixLock
 
     public static function label(Options $o): string
     {
-        return sprintf('adapters NativeLock(…, %d)->block(%g), %s', $o->ttl, $o->timeout, build());
+        return sprintf('adapters NativeLock(…, %d)->block(%g), %s, %s', $o->ttl, $o->timeout, build(),
+            package_version('php-illuminate-cache', 'illuminate/cache'));
     }
 
     public static function unavailable(Options $o): ?string

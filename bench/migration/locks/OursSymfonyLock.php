@@ -28,7 +28,8 @@ final class OursSymfonyLock implements MixLock
 
     public static function label(Options $o): string
     {
-        return sprintf('adapters RedisLockStore, LockFactory createLock(…, %d)->acquire(true) (no deadline), %s', $o->ttl, build());
+        return sprintf('adapters RedisLockStore, LockFactory createLock(…, %d)->acquire(true) (no deadline), %s, %s', $o->ttl, build(),
+            package_version('php-symfony-lock', 'symfony/lock'));
     }
 
     public static function unavailable(Options $o): ?string

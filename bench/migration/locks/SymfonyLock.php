@@ -34,8 +34,8 @@ final class SymfonyLock implements MixLock
 
     public static function label(Options $o): string
     {
-        return sprintf('symfony RedisStore, createLock(…, %d)->acquire(true), retried every 100 ms, no deadline (%s)',
-            $o->ttl, extension_loaded('redis') ? 'phpredis' : 'predis');
+        return sprintf('symfony RedisStore, createLock(…, %d)->acquire(true), retried every 100 ms, no deadline (%s, %s)',
+            $o->ttl, package_version('php-symfony-lock', 'symfony/lock'), extension_loaded('redis') ? 'phpredis' : 'predis');
     }
 
     public static function unavailable(Options $o): ?string
