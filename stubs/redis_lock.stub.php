@@ -88,7 +88,9 @@ final class RedisMutexLock
      * saw and refuses writes with a smaller one is safe from a holder that
      * paused past its lease. The first call of a hold costs one round trip.
      *
-     * @return int|null null when this process does not hold the key (or no longer does)
+     * @return int|null null when this process does not hold the key (or no longer does,
+     *         or holds it only for an owner token taken with acquire(): that lock is the
+     *         owner's, as for release() and inspect())
      * @throws RedisLockException when Redis cannot answer, or when fewer replicas than
      *         redis_lock.wait_replicas have the fencing token in time (the lock stays held)
      */

@@ -64,11 +64,6 @@ impl NodeError {
     pub fn new(server: impl Into<String>, cause: Cause) -> Self {
         Self { server: server.into(), cause }
     }
-
-    /// Whether the connection must be thrown away (anything but an error reply).
-    pub fn breaks_connection(&self) -> bool {
-        !matches!(self.cause, Cause::Reply { .. })
-    }
 }
 
 impl fmt::Display for Cause {

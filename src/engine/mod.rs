@@ -7,8 +7,10 @@
 //! - `round`: N requests to N servers under one deadline, redirections,
 //!   quorum; its interfaces `Request` and `Resolver`
 //! - `topology`: Cluster slot maps and Sentinel masters (the `Resolver`)
-//! - `features`: the plain lock, ownership and fences, the queue, replica
-//!   acknowledgement, each with its own scripts (the `Request`s)
+//! - `features`: the plain lock (`owner`), the N-node quorum (`lease`),
+//!   ownership and fences, the mutex's queue (`queue/`), the shared locks
+//!   (`shared/`), how a wait ends on a failure (`outage`), replica
+//!   acknowledgement, tokens; each with its own scripts (the `Request`s)
 //! - `policy`: what this process holds, renews and releases when
 
 pub mod protocol;

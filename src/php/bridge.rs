@@ -5,17 +5,15 @@ use std::time::{Duration, Instant};
 
 use super::errors::{Fail, Result};
 use super::ini;
-use crate::engine::net::conn::Limits;
-use crate::engine::error;
-use crate::engine::policy::{self, Held, Kind, Owner, Replicas, Terms};
-use crate::engine::features::lease::Patience;
-use crate::engine::round::quorum::Outcome;
-use crate::engine::features::queue::Place;
-use crate::engine::round::Node;
-use crate::engine::net::dsn::Server;
+use crate::engine::policy::{self, failures_text, Held, Limits, Node, Outcome, Owner, Patience, Replicas, Server, Terms, INTERRUPTED};
 
 /// Waits beyond this are as good as forever (and keep `Instant` arithmetic in range).
 const MAX_WAIT_SECONDS: f64 = 1e9;
+
+/// How often a waiter without a `$sleep` of its own (the owner-level calls,
+/// the shared locks) looks at the queue again: a release wakes it at once;
+/// this bounds what a dead holder or waiter costs.
+pub const LOOK_EVERY: Duration = Duration::from_millis(100);
 
 /// The shortest interval between a waiter's looks at the queue.
 const MIN_CHECK: Duration = Duration::from_millis(10);
@@ -23,9 +21,20 @@ const MIN_CHECK: Duration = Duration::from_millis(10);
 /// A call about `key`: its server, the limits in force, its owner (this
 /// process) and the prefixed key.
 pub fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
+    about_as(policy::mutex_owner, key, call)
+}
+
+/// `about`, for the locks whose owners `owner_of` names (the mutex's, the shared locks').
+pub fn about_as<R>(owner_of: fn(&Server, Vec<u8>) -> Owner, key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
-    call(server, limits, policy::mutex_owner(server, full_key.clone()), full_key)
+    call(server, limits, owner_of(server, full_key.clone()), full_key)
+}
+
+/// When a wait of `timeout` seconds starting now ends (waits beyond
+/// `MAX_WAIT_SECONDS` are as good as forever).
+pub fn deadline_after(timeout: f64) -> Instant {
+    Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS))
 }
 
 /// The server, the limits now in force and the prefixed key.
@@ -53,17 +62,12 @@ pub fn node(server: &Server, limits: &Limits) -> Node {
     Node { server: server.clone(), timeout: limits.read, connect: limits.connect }
 }
 
-/// This process' lock on the key of `owner`, if it holds one on `server`.
-pub fn registered(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
-    policy::registered(owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server))
-}
-
 /// This process' hold of the key for `token`, or the lock as anybody
 /// knowing the token names it.
 pub fn lock_of(token: String, server: &Server, limits: &Limits, mine: &Owner, full_key: Vec<u8>) -> Arc<Held> {
-    registered(mine, server)
+    policy::registered_on(mine, server)
         .filter(|lock| lock.token == token)
-        .unwrap_or_else(|| Arc::new(Held::new(vec![node(server, limits)], full_key, token, Kind::Queued(Place::default()))))
+        .unwrap_or_else(|| Arc::new(Held::mutex(node(server, limits), full_key, token)))
 }
 
 /// Takes `lock`: with `timeout` 0, one `SET NX PX` (a call without a
@@ -74,8 +78,7 @@ pub fn take(owner: Owner, lock: Held, ttl_ms: i64, timeout: f64, check: Duration
         let once = Patience::Attempts { attempts: 1, delay: Duration::ZERO };
         return policy::acquire(owner, lock, ttl_ms, once, terms, limits);
     }
-    let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS));
-    policy::acquire_queued(owner, lock, ttl_ms, deadline, check.max(MIN_CHECK), terms, limits)
+    policy::acquire_queued(owner, lock, ttl_ms, deadline_after(timeout), check.max(MIN_CHECK), terms, limits)
 }
 
 /// true / false / RedisLockException, from how the round ended.
@@ -90,8 +93,8 @@ pub fn answer(outcome: Outcome) -> Result<bool> {
 /// The RedisLockException of a round that gave no answer.
 pub fn failure(outcome: Outcome) -> Fail {
     Fail::Redis(match outcome {
-        Outcome::Unreachable(failures) => error::list(&failures),
-        Outcome::Interrupted => error::INTERRUPTED.into(),
+        Outcome::Unreachable(failures) => failures_text(&failures),
+        Outcome::Interrupted => INTERRUPTED.into(),
         _ => "unexpected reply".into(),
     })
 }

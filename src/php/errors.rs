@@ -66,7 +66,7 @@ pub fn unless_timed_out<T: Default>(result: Result<T>) -> Result<T> {
 
 /// The RedisLockLostException of a renewed lock that was lost.
 pub fn lost(method: &str, key: &[u8], why: &impl std::fmt::Display) -> Fail {
-    Fail::Lost(format!("{method}(): the lock on \"{}\" was lost: {why}", crate::engine::protocol::resp::printable(key)))
+    Fail::Lost(format!("{method}(): the lock on \"{}\" was lost: {why}", crate::engine::policy::printable(key)))
 }
 
 /// A NUL byte shown as the two characters `\0`, as PHP shows it.

@@ -12,10 +12,8 @@ use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
 use super::errors::{Fail, Result};
 use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::zend::ExecutorGlobals;
-use crate::engine::net::conn::Limits;
-use crate::engine::policy::{Renew, Replicas, Terms};
 use super::checks::clamped_seconds;
-use crate::engine::net::dsn::{redact, Server, MAX_REPLICAS, NUL_BYTES};
+use crate::engine::policy::{redact, Limits, Renew, Replicas, Server, Terms, MAX_REPLICAS, NUL_BYTES};
 
 pub const SERVER: &CStr = c"redis_lock.server";
 pub const PREFIX: &CStr = c"redis_lock.prefix";

@@ -24,7 +24,7 @@ pub mod zend;
 pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     silence_panics();
     ini::register(module_number);
-    crate::engine::net::wait::set_interrupt_check(zend::time_limit_fired);
+    crate::engine::policy::set_interrupt_check(zend::time_limit_fired);
     match errors::register_exception_classes() {
         Ok(()) => 0,
         Err(_) => -1,

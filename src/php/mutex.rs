@@ -7,16 +7,12 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{Float, Int, ReqInt, Str};
-use super::bridge::{about, answer, failure, node, registered, take, target};
+use super::bridge::{about, answer, failure, node, take, target};
 use super::checks::{check_lock_seconds, check_timeout, check_key, not_negative};
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use super::owned;
-use crate::engine::policy::{self, Held, Kind, Inspection};
-use crate::engine::features::token::{new_owner, new_token};
-use crate::engine::round::quorum::Outcome;
-use crate::engine::features::ownership::Holder;
-use crate::engine::features::queue::Place;
+use crate::engine::policy::{self, held_here, new_owner, new_token, Held, Holder, Inspection, Outcome};
 
 #[php_class]
 #[php(name = "RedisMutexLock")]
@@ -101,8 +97,7 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     let owner = policy::mutex_owner(server, full_key.clone());
     let ttl_ms = lock_second * 1000;
     if settings.reentrant {
-        // (A lock taken for an owner token of the caller's is that owner's, not the process'.)
-        if let Some(mine) = registered(&owner, server).filter(|lock| !lock.outlives_request) {
+        if let Some(mine) = held_here(&owner, server) {
             // Ours still: one more hold. No longer ours: acquired afresh below.
             match policy::reenter(&owner, &mine, ttl_ms, limits) {
                 Outcome::Refused => {}
@@ -110,7 +105,7 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
             }
         }
     }
-    let lock = Held::new(vec![node(server, limits)], full_key, new_token(), Kind::Queued(Place::default()));
+    let lock = Held::mutex(node(server, limits), full_key, new_token());
     answer(take(owner, lock, ttl_ms, timeout, Duration::from_micros(sleep as u64), terms, limits))
 }
 
@@ -131,8 +126,7 @@ fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
 
 fn release(key: Str<'_>) -> Result<bool> {
     let key = check_key(key.get(1)?)?;
-    // A lock taken for an owner token is the owner's: releaseOwner() gives it back.
-    about(key, |server, limits, owner, _| match registered(&owner, server).filter(|lock| !lock.outlives_request) {
+    about(key, |server, limits, owner, _| match held_here(&owner, server) {
         // On an outage it stays registered: a later release() or the request's end tries again.
         Some(lock) => answer(policy::release(&owner, &lock, limits).map_err(|why| lost("RedisMutexLock::release", key, &why))?),
         None => Ok(false),
@@ -144,7 +138,7 @@ fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
     let key = check_key(key)?;
     check_lock_seconds(2, lock_second)?;
     let replicas = ini::settings().replicas()?;
-    about(key, |server, limits, owner, _| match registered(&owner, server).filter(|lock| !lock.outlives_request) {
+    about(key, |server, limits, owner, _| match held_here(&owner, server) {
         Some(lock) => {
             let extended = policy::extend(&owner, &lock, lock_second * 1000, replicas, limits);
             answer(extended.map_err(|why| lost("RedisMutexLock::extend", key, &why))?)
@@ -156,7 +150,8 @@ fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
 fn fence(key: Str<'_>) -> Result<Option<i64>> {
     let key = check_key(key.get(1)?)?;
     let replicas = ini::settings().replicas()?;
-    about(key, |server, limits, owner, _| match registered(&owner, server) {
+    // An owner token's lock is the owner's, as for release() and inspect().
+    about(key, |server, limits, owner, _| match held_here(&owner, server) {
         Some(_) => policy::fence(&owner, replicas, limits).map_err(failure),
         None => Ok(None),
     })

@@ -8,16 +8,12 @@
 //! loss to report: its owner's release and extension answer `false`.
 //! The arguments arrive converted (by mutex.rs), in PHP's argument order.
 
-use std::time::Duration;
-
 use ext_php_rs::types::Zval;
 
-use super::bridge::{about, answer, failure, lock_of, node, replicas, take, terms};
+use super::bridge::{about, answer, failure, lock_of, node, replicas, take, terms, LOOK_EVERY};
 use super::checks::{check_timeout, check_ttl, check_key, owner_token};
 use super::errors::Result;
-use crate::engine::policy::{self, Held, Kind};
-use crate::engine::round::quorum::Outcome;
-use crate::engine::features::queue::Place;
+use crate::engine::policy::{self, Held, Outcome};
 
 pub fn acquire(key: &[u8], owner: &[u8], ttl: i64, timeout: f64, renew: Option<bool>) -> Result<bool> {
     let key = check_key(key)?;
@@ -28,9 +24,8 @@ pub fn acquire(key: &[u8], owner: &[u8], ttl: i64, timeout: f64, renew: Option<b
     about(key, |server, limits, mine, full_key| {
         // A key that already holds this owner's token counts as taken (and
         // gets the new TTL), as the frameworks' stores refresh a key they hold.
-        let mut lock = Held::new(vec![node(server, limits)], full_key, token, Kind::Queued(Place::default()));
-        lock.outlives_request = true;
-        answer(take(mine, lock, ttl, timeout, Duration::from_millis(100), terms, limits))
+        let lock = Held::mutex(node(server, limits), full_key, token).for_owner();
+        answer(take(mine, lock, ttl, timeout, LOOK_EVERY, terms, limits))
     })
 }
 

@@ -11,14 +11,9 @@ use super::args::{Arr, Int, ReqInt, Str};
 use super::checks::{check_retry_count, check_ttl, clamped_timeout, check_key, not_negative};
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
-use crate::engine::error;
-use crate::engine::policy::{self, Held, Kind, Owner, Terms};
-use crate::engine::features::lease::Patience;
-use crate::engine::features::token::new_token;
-use crate::engine::round::quorum::{node_timeout, quorum, Outcome};
-use crate::engine::net::conn::Limits;
-use crate::engine::round::Node;
-use crate::engine::net::dsn::{parse_port, Server, NUL_BYTES};
+use crate::engine::policy::{
+    self, failures_text, new_token, node_timeout, parse_port, quorum, Held, Limits, Node, Outcome, Owner, Patience, Server, Terms, INTERRUPTED, NUL_BYTES,
+};
 
 /// One master and its own reply timeout, if the entry gave one.
 #[derive(Clone, Debug)]
@@ -118,7 +113,7 @@ impl RedLock {
                 Node { server: m.server.clone(), timeout, connect: limits.connect.min(timeout) }
             })
             .collect();
-        Held::new(nodes, resource.to_vec(), token, Kind::Quorum)
+        Held::quorum(nodes, resource.to_vec(), token)
     }
 }
 
@@ -129,9 +124,9 @@ fn outage(method: &str, lock: &Held, outcome: Outcome) -> Fail {
         Outcome::Unreachable(failures) => format!(
             "RedLock::{method}(): fewer than {} of {n} Redis nodes could be reached: {}",
             quorum(n),
-            error::list(&failures)
+            failures_text(&failures)
         ),
-        _ => format!("RedLock::{method}(): {}", error::INTERRUPTED),
+        _ => format!("RedLock::{method}(): {}", INTERRUPTED),
     })
 }
 

@@ -2,39 +2,24 @@
 //! policy: taking a hold (afresh, again, or in another mode), releasing,
 //! extending, looking. Both classes go through here; neither decides alone.
 
-use std::time::{Duration, Instant};
-
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{Int, ReqInt, Str};
-use super::bridge::{answer, failure, node, registered, target};
+use super::bridge::{about_as, answer, deadline_after, failure, node, target, LOOK_EVERY};
 use super::checks::{check_lock_seconds, check_ttl, check_key, owner_token};
 use super::errors::{lost, Fail, Result};
 use super::ini;
-use crate::engine::features::ownership::Holder;
-use crate::engine::features::token::new_token;
-use crate::engine::net::conn::Limits;
-use crate::engine::net::dsn::Server;
-use crate::engine::policy::{self, Claim, Held, Holds, Kind, Mode, Owner, Take};
-use crate::engine::round::quorum::Outcome;
-
-/// The longest a waiter goes without looking at the queue again (a release
-/// wakes it at once; this bounds what a dead holder or waiter costs).
-const CHECK: Duration = Duration::from_millis(100);
-
-/// Waits beyond this are as good as forever.
-const MAX_WAIT_SECONDS: f64 = 1e9;
+use crate::engine::policy::{self, held_here, new_token, Claim, Held, Holder, Holds, Limits, Mode, Outcome, Owner, Server, Take};
 
 /// A call about the shared lock `key`: its server, limits, owner (this
 /// process) and prefixed key.
 fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
-    let settings = ini::settings();
-    let (server, limits, full_key) = target(&settings, key)?;
-    call(server, limits, policy::shared_owner(server, full_key.clone()), full_key)
+    about_as(policy::shared_owner, key, call)
 }
 
-fn deadline(timeout: f64) -> Option<Instant> {
-    (timeout > 0.0).then(|| Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS)))
+/// A shared lock's wait: none at timeout 0 (one look, never queueing).
+fn deadline(timeout: f64) -> Option<std::time::Instant> {
+    (timeout > 0.0).then(|| deadline_after(timeout))
 }
 
 /// This process' hold of `key` in `claim`'s mode, for `ttl_ms`: taken again
@@ -45,8 +30,8 @@ pub fn take(key: &[u8], claim: Claim, timeout: f64, ttl_ms: i64) -> Result<bool>
     let (server, limits, full_key) = target(&settings, key)?;
     let terms = settings.terms(None)?;
     let owner = policy::shared_owner(server, full_key.clone());
-    if let Some(mine) = registered(&owner, server).filter(|lock| !lock.outlives_request) {
-        if let Kind::Shared(held) = mine.kind {
+    if let Some(mine) = held_here(&owner, server) {
+        if let Some(held) = mine.claim() {
             if held.mode == claim.mode {
                 if !settings.reentrant {
                     return Ok(false);
@@ -59,20 +44,20 @@ pub fn take(key: &[u8], claim: Claim, timeout: f64, ttl_ms: i64) -> Result<bool>
             } else {
                 match policy::change_mode(&owner, &mine, claim, ttl_ms, limits) {
                     // Gone meanwhile (forgotten): taken afresh below.
-                    Outcome::Refused if registered(&owner, server).is_none() => {}
+                    Outcome::Refused if policy::registered_on(&owner, server).is_none() => {}
                     other => return answer(other),
                 }
             }
         }
     }
-    let lock = Held::new(vec![node(server, limits)], full_key, new_token(), Kind::Shared(claim));
-    let take = Take { ttl_ms, deadline: deadline(timeout), check: CHECK, owner: false };
+    let lock = Held::shared(node(server, limits), full_key, new_token(), claim);
+    let take = Take { ttl_ms, deadline: deadline(timeout), check: LOOK_EVERY, owner: false };
     answer(policy::acquire_shared(owner, lock, take, terms, limits))
 }
 
 /// Releases this process' hold of `key` (one of several, after re-entry).
 pub fn release(method: &str, key: &[u8]) -> Result<bool> {
-    about(key, |server, limits, owner, _| match registered(&owner, server).filter(|l| !l.outlives_request) {
+    about(key, |server, limits, owner, _| match held_here(&owner, server) {
         Some(lock) => answer(policy::release(&owner, &lock, limits).map_err(|why| lost(method, key, &why))?),
         None => Ok(false),
     })
@@ -104,7 +89,7 @@ pub fn extend_owner_call(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Resul
 /// Sets the lease of this process' hold of `key` to `ttl_ms`.
 fn extend(method: &str, key: &[u8], ttl_ms: i64) -> Result<bool> {
     let replicas = ini::settings().replicas()?;
-    about(key, |server, limits, owner, _| match registered(&owner, server).filter(|l| !l.outlives_request) {
+    about(key, |server, limits, owner, _| match held_here(&owner, server) {
         Some(lock) => answer(policy::extend(&owner, &lock, ttl_ms, replicas, limits).map_err(|why| lost(method, key, &why))?),
         None => Ok(false),
     })
@@ -114,18 +99,15 @@ fn extend(method: &str, key: &[u8], ttl_ms: i64) -> Result<bool> {
 /// expired; a hold of the same token in another mode is changed.
 pub fn acquire_owned(key: &[u8], token: String, claim: Claim, ttl_ms: i64, timeout: f64) -> Result<bool> {
     about(key, |server, limits, mine, full_key| {
-        let mut lock = Held::new(vec![node(server, limits)], full_key, token, Kind::Shared(claim));
-        lock.outlives_request = true;
-        let take = Take { ttl_ms, deadline: deadline(timeout), check: CHECK, owner: true };
+        let lock = Held::shared(node(server, limits), full_key, token, claim).for_owner();
+        let take = Take { ttl_ms, deadline: deadline(timeout), check: LOOK_EVERY, owner: true };
         answer(policy::acquire_shared(mine, lock, take, policy::Terms::default(), limits))
     })
 }
 
 /// The hold of the caller's `token`, as anybody knowing it names it.
 fn owned(token: String, server: &Server, limits: &Limits, full_key: Vec<u8>) -> Held {
-    let mut lock = Held::new(vec![node(server, limits)], full_key, token, Kind::Shared(Claim::READ));
-    lock.outlives_request = true;
-    lock
+    Held::shared(node(server, limits), full_key, token, Claim::READ).for_owner()
 }
 
 pub fn release_owned(key: &[u8], token: String) -> Result<bool> {
@@ -147,7 +129,7 @@ fn extend_owned(key: &[u8], token: String, ttl_ms: i64) -> Result<bool> {
 fn look(key: &[u8]) -> Result<(Holds, Option<std::sync::Arc<Held>>)> {
     about(key, |server, limits, owner, full_key| {
         let holds = policy::inspect_shared(&node(server, limits), &full_key, limits).map_err(failure)?;
-        Ok((holds, registered(&owner, server).filter(|l| !l.outlives_request)))
+        Ok((holds, held_here(&owner, server)))
     })
 }
 

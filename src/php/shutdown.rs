@@ -9,9 +9,7 @@
 use std::sync::Mutex;
 
 use super::ini;
-use crate::engine::net::conn::Limits;
-use crate::engine::net::wait;
-use crate::engine::policy::{self, watchdog};
+use crate::engine::policy::{self, set_quiet, Limits};
 
 /// What request shutdown saw, for post-deactivate (INI is restored and the
 /// executor gone by then): whether to release, and with which limits.
@@ -26,7 +24,7 @@ pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i3
     let _ = std::panic::catch_unwind(|| {
         // From here to the next request, waits are no longer cut short by
         // the time limit (it fired already, or no longer applies).
-        wait::set_quiet(true);
+        set_quiet(true);
         let snapshot = (ini::flag(ini::RELEASE_ON_SHUTDOWN), ini::limits().unwrap_or_default());
         *AT_END.lock().unwrap_or_else(|p| p.into_inner()) = Some(snapshot);
     });
@@ -50,10 +48,10 @@ pub extern "C" fn post_deactivate() -> i32 {
 /// # Safety
 /// Called only by the PHP engine, as this module's shutdown hook.
 pub unsafe extern "C" fn module_shutdown(_type: i32, _module_number: i32) -> i32 {
-    let _ = std::panic::catch_unwind(watchdog::shutdown);
+    let _ = std::panic::catch_unwind(policy::shutdown_renewals);
     0
 }
 
 pub fn request_started() {
-    wait::set_quiet(false);
+    set_quiet(false);
 }

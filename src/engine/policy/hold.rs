@@ -1,4 +1,4 @@
-//! A lock's whole lifecycle, for both classes:
+//! A lock's whole lifecycle, for every class:
 //! a lock is registered when a round acquired it, forgotten only after a
 //! round decided that it is gone (released, or no longer ours), kept when
 //! the round could not decide (an outage, a time limit), and forgotten once
@@ -77,7 +77,7 @@ fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits:
 
 /// `WAIT` on the connection that just wrote `lock`'s key: whether
 /// `replicas.wanted` replicas have the write in time; if not, how the call
-/// fails (`new_lock`: it is being released, else it stays held).
+/// fails (`what` says whether it is being released or stays held).
 fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -> Result<(), Outcome> {
     let Some(node) = lock.nodes.first() else { return Err(Outcome::Refused) };
     replicas_have(node, &lock.key, &lock.token, replicas, what, limits).map_err(Outcome::failed)

@@ -1,6 +1,6 @@
 //! The policy: which locks this process holds, what is renewed, and what
-//! is released when (at release, at request end, after a fork). Both PHP
-//! classes go through here; no class decides it on its own. Its interface
+//! is released when (at release, at request end, after a fork). Every PHP
+//! class goes through here; no class decides it on its own. Its interface
 //! to the PHP faces is re-exported here.
 
 mod batch;
@@ -10,8 +10,22 @@ mod renew;
 pub mod request_end;
 pub mod watchdog;
 
-pub use crate::engine::features::replicas::Replicas;
 pub use hold::*;
-pub use crate::engine::features::shared::{Claim, Holds, Mode, Take};
-pub use registry::{expiry_after, mutex_owner, registered, shared_owner, Held, Kind, Owner};
+pub use registry::{expiry_after, held_here, mutex_owner, registered, registered_on, shared_owner, Held, Kind, Owner};
 pub use request_end::{forget_all, release_all};
+pub use watchdog::shutdown as shutdown_renewals;
+
+// The rest of the engine as the PHP faces see it: `src/php` names nothing of
+// the engine but `engine::policy` (tests/layers.rs holds it to that).
+pub use crate::engine::error::{list as failures_text, INTERRUPTED};
+pub use crate::engine::features::lease::Patience;
+pub use crate::engine::features::ownership::Holder;
+pub use crate::engine::features::replicas::Replicas;
+pub use crate::engine::features::shared::{Claim, Holds, Mode, Take};
+pub use crate::engine::features::token::{new_owner, new_token};
+pub use crate::engine::net::conn::Limits;
+pub use crate::engine::net::dsn::{parse_port, redact, Server, MAX_REPLICAS, NUL_BYTES};
+pub use crate::engine::net::wait::{set_interrupt_check, set_quiet};
+pub use crate::engine::protocol::resp::printable;
+pub use crate::engine::round::quorum::{node_timeout, quorum, Outcome};
+pub use crate::engine::round::Node;

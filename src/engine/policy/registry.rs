@@ -42,6 +42,36 @@ impl Held {
         Held { nodes, key, token, expires: Instant::now(), kind, count: 1, renewal: None, fence: None, outlives_request: false }
     }
 
+    /// A RedisMutexLock's lock on `key`, on one node.
+    pub fn mutex(node: Node, key: Vec<u8>, token: String) -> Self {
+        Held::new(vec![node], key, token, Kind::Queued(Place::default()))
+    }
+
+    /// A hold of the shared lock `key` (read/write or permits), on one node.
+    pub fn shared(node: Node, key: Vec<u8>, token: String, claim: Claim) -> Self {
+        Held::new(vec![node], key, token, Kind::Shared(claim))
+    }
+
+    /// A RedLock lock on `key`, over N independent nodes.
+    pub fn quorum(nodes: Vec<Node>, key: Vec<u8>, token: String) -> Self {
+        Held::new(nodes, key, token, Kind::Quorum)
+    }
+
+    /// Taken for an owner token of the caller's (the framework adapters):
+    /// it lives until released or expired, beyond the request.
+    pub fn for_owner(mut self) -> Self {
+        self.outlives_request = true;
+        self
+    }
+
+    /// The claim of a shared hold (its mode), if it is one.
+    pub fn claim(&self) -> Option<Claim> {
+        match self.kind {
+            Kind::Shared(claim) => Some(claim),
+            _ => None,
+        }
+    }
+
     pub(super) fn lease(&self) -> Lease<'_> {
         Lease { nodes: &self.nodes, key: &self.key, token: &self.token, refresh_own: self.outlives_request }
     }
@@ -178,6 +208,18 @@ pub(super) fn update(owner: &Owner, lock: &Held, change: impl FnOnce(&mut Held))
 /// The registered lock of `owner`, if it has not expired.
 pub fn registered(owner: &Owner) -> Option<Arc<Held>> {
     HELD.with(|r| r.held.get(owner).filter(|h| h.expires > Instant::now()).cloned())
+}
+
+/// The registered lock of `owner` on `server`, if any (an owner token's too).
+pub fn registered_on(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
+    registered(owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server))
+}
+
+/// This process' own lock of `owner` on `server`: registered, and not one
+/// taken for an owner token of the caller's (that one is the owner's, which
+/// releaseOwner() and extendOwner() reach; the process' own calls do not).
+pub fn held_here(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
+    registered_on(owner, server).filter(|lock| !lock.outlives_request)
 }
 
 /// The registered entry of `owner` if it is `lock`.

@@ -199,7 +199,7 @@ impl Leg<'_> {
         }
     }
 
-    /// The slot's votes, its connection back to the pool. Answers nobody
+    /// The leg's votes, its connection back to the pool. Answers nobody
     /// waited for are skipped when they come; a script sent by SHA is
     /// repeated as script text, since nobody will read its NOSCRIPT (the
     /// scripts check ownership, so running twice is harmless).

@@ -342,7 +342,7 @@ impl<'a> Leg<'a> {
         }
     }
 
-    /// Waits for the reply in recv(2) when the slot is a plain connection
+    /// Waits for the reply in recv(2) when the leg is a plain connection
     /// with everything written; false when it must go through poll().
     pub fn wait_in_recv(&mut self, ctx: &mut Ctx<'_>) -> bool {
         let State::Sent(conn) = &mut self.state else { return false };
@@ -358,7 +358,7 @@ impl<'a> Leg<'a> {
         }
     }
 
-    /// Advances the slot after poll() reported `revents` (or its retry time came).
+    /// Advances the leg after poll() reported `revents` (or its retry time came).
     pub fn progress(&mut self, revents: i16, ctx: &mut Ctx<'_>) {
         match self.state {
             State::Dialing(..) => return self.advance_dial(ctx),

@@ -3,7 +3,7 @@
 //!
 //! Next to the lock key K live `Q` (the waiters' tokens, in order), `T` (each
 //! waiter's lease: it is alive until then), one wake-up list `W` per waiter
-//! and one shared wake-up list `N`, all in K's Cluster slot (keys.rs). A
+//! and one shared wake-up list `N`, all in K's Cluster slot (`protocol::slot::Base`). A
 //! waiter joins the queue and blocks on its own `W` and on `N` in the same
 //! round trip. A release gives K to the first live waiter for a short
 //! provisional grant and wakes only that waiter, which confirms: the lock
