@@ -33,7 +33,7 @@ pub fn about_as<R>(owner_of: fn(&Server, Vec<u8>) -> Owner, key: &[u8], call: im
 
 /// When a wait of `timeout` seconds starting now ends (waits beyond
 /// `MAX_WAIT_SECONDS` are as good as forever).
-pub fn deadline_after(timeout: f64) -> Instant {
+fn deadline_after(timeout: f64) -> Instant {
     Instant::now() + Duration::from_secs_f64(timeout.min(MAX_WAIT_SECONDS))
 }
 
@@ -70,15 +70,16 @@ pub fn lock_of(token: String, server: &Server, limits: &Limits, mine: &Owner, fu
         .unwrap_or_else(|| Arc::new(Held::mutex(node(server, limits), full_key, token)))
 }
 
-/// Takes `lock`: with `timeout` 0, one `SET NX PX` (a call without a
-/// timeout never queues); else waiting in the key's queue, looking at it
-/// again at least every `check` (at least 10 ms).
+/// Takes `lock` (of any single-server kind): with `timeout` 0, one look
+/// (a call without a timeout never queues); else waiting in the key's
+/// queue, looking at it again at least every `check` (at least 10 ms).
 pub fn take(owner: Owner, lock: Held, ttl_ms: i64, timeout: f64, check: Duration, terms: Terms, limits: &Limits) -> Outcome {
-    if timeout == 0.0 {
-        let once = Patience::Attempts { attempts: 1, delay: Duration::ZERO };
-        return policy::acquire(owner, lock, ttl_ms, once, terms, limits);
-    }
-    policy::acquire_queued(owner, lock, ttl_ms, deadline_after(timeout), check.max(MIN_CHECK), terms, limits)
+    let patience = if timeout == 0.0 {
+        Patience::Attempts { attempts: 1, delay: Duration::ZERO }
+    } else {
+        Patience::Until { deadline: deadline_after(timeout), pause: check.max(MIN_CHECK) }
+    };
+    policy::acquire(owner, lock, ttl_ms, patience, terms, limits)
 }
 
 /// true / false / RedisLockException, from how the round ended.

@@ -5,11 +5,11 @@
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 use super::args::{Int, ReqInt, Str};
-use super::bridge::{about_as, answer, deadline_after, failure, node, target, LOOK_EVERY};
+use super::bridge::{about_as, answer, failure, node, take as take_lock, target, LOOK_EVERY};
 use super::checks::{check_lock_seconds, check_ttl, check_key, owner_token};
 use super::errors::{lost, Fail, Result};
 use super::ini;
-use crate::engine::policy::{self, held_here, new_token, Claim, Held, Holder, Holds, Limits, Mode, Outcome, Owner, Server, Take};
+use crate::engine::policy::{self, held_here, new_token, Claim, Held, Holder, Holds, Limits, Mode, Outcome, Owner, Server, Terms};
 
 /// A call about the shared lock `key`: its server, limits, owner (this
 /// process) and prefixed key.
@@ -17,10 +17,6 @@ fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> R
     about_as(policy::shared_owner, key, call)
 }
 
-/// A shared lock's wait: none at timeout 0 (one look, never queueing).
-fn deadline(timeout: f64) -> Option<std::time::Instant> {
-    (timeout > 0.0).then(|| deadline_after(timeout))
-}
 
 /// This process' hold of `key` in `claim`'s mode, for `ttl_ms`: taken again
 /// (re-entry), changed from the other mode, or taken afresh, waiting up to
@@ -51,8 +47,7 @@ pub fn take(key: &[u8], claim: Claim, timeout: f64, ttl_ms: i64) -> Result<bool>
         }
     }
     let lock = Held::shared(node(server, limits), full_key, new_token(), claim);
-    let take = Take { ttl_ms, deadline: deadline(timeout), check: LOOK_EVERY, owner: false };
-    answer(policy::acquire_shared(owner, lock, take, terms, limits))
+    answer(take_lock(owner, lock, ttl_ms, timeout, LOOK_EVERY, terms, limits))
 }
 
 /// Releases this process' hold of `key` (one of several, after re-entry).
@@ -100,8 +95,7 @@ fn extend(method: &str, key: &[u8], ttl_ms: i64) -> Result<bool> {
 pub fn acquire_owned(key: &[u8], token: String, claim: Claim, ttl_ms: i64, timeout: f64) -> Result<bool> {
     about(key, |server, limits, mine, full_key| {
         let lock = Held::shared(node(server, limits), full_key, token, claim).for_owner();
-        let take = Take { ttl_ms, deadline: deadline(timeout), check: LOOK_EVERY, owner: true };
-        answer(policy::acquire_shared(mine, lock, take, policy::Terms::default(), limits))
+        answer(take_lock(mine, lock, ttl_ms, timeout, LOOK_EVERY, Terms::default(), limits))
     })
 }
 

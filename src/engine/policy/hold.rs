@@ -39,13 +39,17 @@ pub struct Terms {
     pub replicas: Option<Replicas>,
 }
 
-/// Acquisition rounds for `lock` (its `expires` is set here); registered
-/// under `owner` (and renewed, if asked) when held.
-pub fn acquire(owner: Owner, lock: Held, ttl_ms: i64, patience: Patience, terms: Terms, limits: &Limits) -> Outcome {
+/// Takes `lock` as its kind does, waiting as `patience` says (`Until`: in
+/// the key's queue, where the kind has one); registered under `owner` (and
+/// renewed, if asked) when held, its `expires` set then.
+pub fn acquire(owner: Owner, mut lock: Held, ttl_ms: i64, patience: Patience, terms: Terms, limits: &Limits) -> Outcome {
     let ttl_ms = capped(ttl_ms, terms.renew);
-    let outcome = lock.lease().acquire(ttl_ms, patience, limits);
+    let (outcome, kind) = lock.kind.ops().acquire(&lock.target(), ttl_ms, patience, limits);
+    lock.kind = kind;
     let outcome = replicated(&lock, outcome, terms.replicas, limits);
-    register(owner, lock, ttl_ms, &outcome, terms, limits);
+    if !lock.outlives_request || lock.kind.ops().registers_owner_locks() {
+        register(owner, lock, ttl_ms, &outcome, terms, limits);
+    }
     outcome
 }
 
@@ -85,23 +89,7 @@ fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -
 
 /// Releases `lock` on its servers (to the first waiters, where others may wait).
 fn let_go(lock: &Held, limits: &Limits) -> Outcome {
-    match (&lock.kind, lock.nodes.first()) {
-        (Kind::Queued(place), Some(node)) => queue::release(node, &lock.key, &lock.token, place, limits),
-        (Kind::Shared(claim), Some(node)) => shared::release(node, &lock.key, &lock.token, *claim, lock.outlives_request, limits),
-        _ => lock.lease().release(limits).outcome,
-    }
-}
-
-/// Sets `lock`'s TTL to `ttl_ms` on its servers (`raise`: only longer, for a
-/// shared hold; 0 there: only whether it still holds).
-fn set_ttl(lock: &Held, ttl_ms: i64, raise: bool, limits: &Limits) -> Outcome {
-    match (&lock.kind, lock.nodes.first()) {
-        // (An owner token's hold is found in whatever mode it holds.)
-        (Kind::Shared(claim), Some(node)) => {
-            shared::extend(node, &lock.key, &lock.token, *claim, ttl_ms, raise, lock.outlives_request, limits)
-        }
-        _ => lock.lease().extend(ttl_ms, limits).outcome,
-    }
+    lock.kind.ops().release(&lock.target(), limits)
 }
 
 /// The TTL to acquire with: renewed locks never outlive their cap.
@@ -119,42 +107,13 @@ fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, terms:
         lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
         if let Some(Renew { max_hold }) = renew {
             let (nodes, key, token, limits) = (lock.nodes.clone(), lock.key.clone(), lock.token.clone(), limits.clone());
-            let shared = matches!(lock.kind, Kind::Shared(_));
-            lock.renewal = Some(watchdog::start(Renewal { nodes, key, token, ttl_ms, limits, max_hold, replicas, shared }));
+            let kind = lock.kind.clone();
+            lock.renewal = Some(watchdog::start(Renewal { nodes, key, token, ttl_ms, limits, max_hold, replicas, kind }));
             // Renewed, it is ours until released or lost (the watchdog says which).
             lock.expires = expiry_after(Duration::MAX);
         }
         insert(owner, Arc::new(lock));
     }
-}
-
-/// Waits in the queue of `lock`'s key (one node) until `deadline`; registered
-/// under `owner` (and renewed, if asked) when held.
-pub fn acquire_queued(owner: Owner, mut lock: Held, ttl_ms: i64, deadline: Instant, check: Duration, terms: Terms, limits: &Limits) -> Outcome {
-    let Some(node) = lock.nodes.first() else { return Outcome::Refused };
-    let ttl_ms = capped(ttl_ms, terms.renew);
-    let (outcome, place) = queue::acquire(node, &lock.key, &lock.token, ttl_ms, deadline, check, limits);
-    lock.kind = Kind::Queued(place);
-    let outcome = replicated(&lock, outcome, terms.replicas, limits);
-    register(owner, lock, ttl_ms, &outcome, terms, limits);
-    outcome
-}
-
-/// Takes a hold of a shared lock (`lock.kind` says which), waiting in its
-/// queue as `take` says; registered under `owner` (and renewed, if asked)
-/// when held, unless it is taken for an owner token of the caller's.
-pub fn acquire_shared(owner: Owner, lock: Held, take: shared::Take, terms: Terms, limits: &Limits) -> Outcome {
-    let (Kind::Shared(claim), Some(node)) = (&lock.kind, lock.nodes.first()) else { return Outcome::Refused };
-    let ttl_ms = capped(take.ttl_ms, terms.renew);
-    let outcome = shared::acquire(node, &lock.key, &lock.token, *claim, shared::Take { ttl_ms, ..take }, limits);
-    let outcome = replicated(&lock, outcome, terms.replicas, limits);
-    // A hold for the caller's owner token is not this process' to keep: it is
-    // neither renewed nor released at request end, and must not stand in for
-    // this process' own hold of the key.
-    if !lock.outlives_request {
-        register(owner, lock, ttl_ms, &outcome, terms, limits);
-    }
-    outcome
 }
 
 /// Changes the mode of `lock`, a shared hold of this process, to `claim`'s:
@@ -172,10 +131,7 @@ pub fn change_mode(owner: &Owner, lock: &Held, claim: shared::Claim, ttl_ms: i64
     match outcome {
         Outcome::Confirmed { .. } => update(owner, lock, |h| {
             h.kind = Kind::Shared(claim);
-            match h.renewal {
-                Some(id) => watchdog::raise_ttl(id, ttl_ms),
-                None => h.expires = h.expires.max(expiry_after(Duration::from_millis(ttl_ms as u64))),
-            }
+            raise_ttl(h, ttl_ms);
         }),
         // Still ours (in the old mode)? Else forgotten.
         Outcome::Refused => {
@@ -201,10 +157,7 @@ pub fn reenter(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outc
     match outcome {
         Outcome::Confirmed { .. } => update(owner, lock, |h| {
             h.count = h.count.saturating_add(1);
-            match h.renewal {
-                Some(id) => watchdog::raise_ttl(id, ttl_ms),
-                None => h.expires = h.expires.max(expiry_after(Duration::from_millis(ttl_ms as u64))),
-            }
+            raise_ttl(h, ttl_ms);
         }),
         Outcome::Refused => forget(owner, lock),
         _ => {}
@@ -212,17 +165,19 @@ pub fn reenter(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outc
     outcome
 }
 
+/// The registered lock `h`, just made sure of with a TTL of at least
+/// `ttl_ms`: its renewal, or its expiry, raised to match.
+fn raise_ttl(h: &mut Held, ttl_ms: i64) {
+    match h.renewal {
+        Some(id) => watchdog::raise_ttl(id, ttl_ms),
+        None => h.expires = h.expires.max(expiry_after(Duration::from_millis(ttl_ms as u64))),
+    }
+}
+
 /// Whether our token still holds `lock` (one node), raising its TTL to at
 /// least `ttl_ms` when > 0.
 fn still_mine(lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
-    if let Kind::Shared(_) = lock.kind {
-        return set_ttl(lock, ttl_ms, true, limits);
-    }
-    match ask(lock, Ask::StillMine { ttl_ms }, limits) {
-        Ok(Reply::Int(1)) => Outcome::Confirmed { validity_ms: ttl_ms as f64 },
-        Ok(_) => Outcome::Refused,
-        Err(outcome) => outcome,
-    }
+    lock.kind.ops().still_mine(&lock.target(), ttl_ms, limits)
 }
 
 /// One command about `lock` to its (single) node: the reply, or how the
@@ -279,7 +234,7 @@ pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Result<Outcome, L
 /// time is reported as a failure (the lock stays held, with its new TTL).
 pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas>, limits: &Limits) -> Result<Outcome, Lost> {
     take_lost(owner, lock)?;
-    let outcome = set_ttl(lock, ttl_ms, false, limits);
+    let outcome = lock.kind.ops().set_ttl(&lock.target(), ttl_ms, false, limits);
     match outcome {
         Outcome::Confirmed { .. } => update(owner, lock, |h| match h.renewal {
             Some(id) => watchdog::set_ttl(id, ttl_ms),
@@ -337,7 +292,7 @@ pub struct Inspection {
 /// Everything about `key` on `node` in one round trip.
 pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Result<Inspection, Outcome> {
     let base = Base::of(key);
-    let probe = Held::new(vec![node.clone()], key.to_vec(), String::new(), Kind::Quorum);
+    let probe = Held::quorum(vec![node.clone()], key.to_vec(), String::new());
     let seen = Seen::parse(&ask(&probe, Ask::Inspect { base: &base }, limits)?).map_err(|_| Outcome::Refused)?;
     // A lock taken for an owner token is the owner's, not this process' (as `release()` sees it).
     let mine = registered(owner).filter(|h| !h.outlives_request && h.nodes.first().is_some_and(|n| n.server == node.server));

@@ -5,6 +5,7 @@
 
 mod batch;
 pub mod hold;
+mod kinds;
 pub mod registry;
 mod renew;
 pub mod request_end;

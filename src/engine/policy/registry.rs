@@ -7,10 +7,12 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::kinds::Target;
 use super::watchdog;
-use crate::engine::features::lease::Lease;
 use crate::engine::features::queue::Place;
 use crate::engine::features::shared::Claim;
+
+pub use super::kinds::Kind;
 use crate::engine::net::dsn::Server;
 use crate::engine::net::process::PerProcess;
 use crate::engine::round::Node;
@@ -72,8 +74,9 @@ impl Held {
         }
     }
 
-    pub(super) fn lease(&self) -> Lease<'_> {
-        Lease { nodes: &self.nodes, key: &self.key, token: &self.token, refresh_own: self.outlives_request }
+    /// The lock as its kind sees it.
+    pub(super) fn target(&self) -> Target<'_> {
+        Target { nodes: &self.nodes, key: &self.key, token: &self.token, for_owner: self.outlives_request }
     }
 
     /// Whether its renewal failed (the watchdog marked it lost).
@@ -89,18 +92,6 @@ impl Held {
             && self.nodes.len() == other.nodes.len()
             && self.nodes.iter().zip(&other.nodes).all(|(a, b)| a.server == b.server)
     }
-}
-
-/// What kind of lock is held.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A plain key on N nodes (RedLock).
-    Quorum,
-    /// A key others may queue for (RedisMutexLock): what its release needs
-    /// to hand it over.
-    Queued(Place),
-    /// A hold of a shared lock (read, write, permits).
-    Shared(Claim),
 }
 
 /// Who took the lock: the static mutex API (one lock per server, key and

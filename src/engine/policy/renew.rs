@@ -10,9 +10,8 @@ use std::time::{Duration, Instant};
 
 use super::batch::Batch;
 use crate::engine::error::{Acked, NodeError};
-use crate::engine::features::lease::Lease;
+use super::kinds::{Kind, Parts, Target};
 use crate::engine::features::replicas::{replicas_have, Replicas};
-use crate::engine::features::shared::{self, Claim};
 use crate::engine::round::quorum::Outcome;
 use crate::engine::net::conn::Limits;
 use crate::engine::round::{Node, Request, Vote};
@@ -29,8 +28,16 @@ pub struct Renewal {
     pub max_hold: Option<Duration>,
     /// A renewal counts once this many replicas have it (`wait_replicas`).
     pub replicas: Option<Replicas>,
-    /// A hold of a shared lock (renewed in whatever mode it holds now).
-    pub shared: bool,
+    /// What kind of lock (its kind renews it).
+    pub kind: Kind,
+}
+
+impl Renewal {
+    fn target(&self) -> Target<'_> {
+        // A renewal extends by token alone (a shared hold in whatever mode it
+        // holds now: kinds/shared.rs), so whose token it is does not matter.
+        Target { nodes: &self.nodes, key: &self.key, token: &self.token, for_owner: false }
+    }
 }
 
 /// What one renewal found.
@@ -65,23 +72,12 @@ pub(super) fn renew_all(due: &[(Renewal, Instant)]) -> Vec<Found> {
     let ttls: Vec<Option<i64>> = due.iter().map(|(r, taken)| ttl_now(r, *taken, start)).collect();
     let limits = due.iter().find(|(r, _)| pipelined(r)).map(|(r, _)| r.limits.clone());
     let together = |i: usize| ttls[i].is_some() && pipelined(&due[i].0) && Some(&due[i].0.limits) == limits.as_ref();
-    // The requests are the features' own (as when one lock is extended).
-    let holds: Vec<Option<shared::Extension<'_>>> = (0..due.len())
-        .map(|i| {
-            let (r, ttl_ms) = (&due[i].0, ttls[i]?);
-            (r.shared && together(i)).then(|| shared::Extension::new(&r.key, &r.token, Claim::READ, ttl_ms, false, true))
-        })
-        .collect();
+    // The requests are the kinds' own (as when one lock is extended).
+    let parts: Vec<Parts<'_>> = due.iter().map(|(r, _)| Parts::of(&r.kind, &r.key, &r.token)).collect();
     let reqs: Vec<Option<Box<dyn Request + '_>>> = (0..due.len())
         .map(|i| {
             let (r, ttl_ms) = (&due[i].0, ttls[i]?);
-            if !together(i) {
-                return None;
-            }
-            Some(match &holds[i] {
-                Some(hold) => Box::new(hold.step()) as Box<dyn Request + '_>,
-                None => Box::new(Lease::new(&r.nodes, &r.key, &r.token).extension(ttl_ms)),
-            })
+            together(i).then(|| r.kind.ops().renewal_request(r.target(), &parts[i], ttl_ms))
         })
         .collect();
     let mut batch = Batch::default();
@@ -97,8 +93,7 @@ pub(super) fn renew_all(due: &[(Renewal, Instant)]) -> Vec<Found> {
             found[i] = Some(match (vote, ttls[i]) {
                 (Vote::Failed(e), _) => Found::Failed(vec![e]),
                 (Vote::Unanswered, _) => Found::Failed(Vec::new()),
-                (vote, Some(ttl_ms)) if due[i].0.shared && shared::extended(&vote) => renewed(ttl_ms),
-                (Vote::Yes, Some(ttl_ms)) if !due[i].0.shared => renewed(ttl_ms),
+                (vote, Some(ttl_ms)) if due[i].0.kind.ops().renewed(&vote) => renewed(ttl_ms),
                 // Said again in a round of its own before it counts: in a
                 // pipeline that met a Cluster's ASK, the requests behind it
                 // are sent on to the importing master, where a key not yet
@@ -119,10 +114,7 @@ fn renew(r: &Renewal, taken: Instant) -> Found {
     let start = Instant::now();
     let Some(ttl_ms) = ttl_now(r, taken, start) else { return Found::Capped };
     let ttl = ms(ttl_ms);
-    let extended = match (r.shared, r.nodes.first()) {
-        (true, Some(node)) => shared::extend(node, &r.key, &r.token, Claim::READ, ttl_ms, false, true, &r.limits),
-        _ => Lease::new(&r.nodes, &r.key, &r.token).extend(ttl_ms, &r.limits).outcome,
-    };
+    let extended = r.kind.ops().renew(&r.target(), ttl_ms, &r.limits);
     match extended {
         Outcome::Confirmed { .. } => match (r.replicas, r.nodes.first()) {
             // Waited for at most a sixth of the TTL: one thread renews every lock.

@@ -279,32 +279,13 @@ pub fn release(node: &Node, key: &[u8], token: &str, claim: Claim, find: bool, l
 /// Sets the lease of the hold of `token` to `ttl_ms` (`raise`: only
 /// longer; 0: only whether it still holds). `find`: in whatever mode.
 pub fn extend(node: &Node, key: &[u8], token: &str, claim: Claim, ttl_ms: i64, raise: bool, find: bool, limits: &Limits) -> Outcome {
-    let extension = Extension::new(key, token, claim, ttl_ms, raise, find);
+    let (base, member) = (Base::of(key), claim.member(token));
+    let step = Step { op: SharedOp::Extend { ttl_ms, raise, find }, key, base: &base, member: &member, token, single: true };
     let sent = Instant::now();
-    match ask(node, &extension.step(), limits) {
+    match ask(node, &step, limits) {
         Vote::Failed(e) => Outcome::failed(e),
         vote if extended(&vote) => confirmed(ttl_ms, sent),
         _ => Outcome::Refused,
-    }
-}
-
-/// The request `extend` sends, for a caller that pipelines many of them
-/// (the watchdog's renewals); `extended` reads its reply.
-pub struct Extension<'a> {
-    key: &'a [u8],
-    token: &'a str,
-    base: Base<'a>,
-    member: String,
-    op: SharedOp<'static>,
-}
-
-impl<'a> Extension<'a> {
-    pub fn new(key: &'a [u8], token: &'a str, claim: Claim, ttl_ms: i64, raise: bool, find: bool) -> Self {
-        Extension { key, token, base: Base::of(key), member: claim.member(token), op: SharedOp::Extend { ttl_ms, raise, find } }
-    }
-
-    pub fn step(&self) -> Step<'_> {
-        Step { op: self.op, key: self.key, base: &self.base, member: &self.member, token: self.token, single: true }
     }
 }
 
