@@ -9,7 +9,7 @@
 //! - `topology`: Cluster slot maps and Sentinel masters (the `Resolver`)
 //! - `features`: the plain lock (`owner`), the N-node quorum (`lease`),
 //!   ownership and fences, the mutex's queue (`queue/`), the shared locks
-//!   (`shared/`), how a wait ends on a failure (`outage`), replica
+//!   (`shared/`), what both queues' waiters share (`waiting`: a place's lease, pops, how a wait ends), replica
 //!   acknowledgement, tokens; each with its own scripts (the `Request`s)
 //! - `policy`: what this process holds, renews and releases when
 

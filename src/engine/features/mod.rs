@@ -7,7 +7,7 @@ pub mod lease;
 pub mod owner;
 pub mod ownership;
 pub mod queue;
-pub mod outage;
+pub mod waiting;
 pub mod replicas;
 pub mod shared;
 pub mod token;

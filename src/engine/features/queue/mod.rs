@@ -25,7 +25,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::outage::{lease_ms, single_key_only, Outage, Stop};
+use super::waiting::{block_ms, confirmed, held, interrupted, lease_ms, single_key_only, stop, Leaving, Outage, MIGRATING_POLL};
 use super::owner::{self, Owned};
 use super::ownership::{Ask, Question};
 use super::{ask, exchange};
@@ -34,7 +34,7 @@ use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
 use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::slot::Base;
-use crate::engine::round::quorum::{validity_ms, Outcome};
+use crate::engine::round::quorum::Outcome;
 use crate::engine::round::{Job, Node, Request, Vote};
 use crate::engine::topology;
 
@@ -64,25 +64,15 @@ pub struct Place {
 pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> (Outcome, Place) {
     let base = Base::of(key);
     let mut outage = Outage::new(limits);
-    // A wake-up we popped from `N` for another waiter: passed on by its own
-    // list in our next write.
-    let mut passed_on: Option<String> = None;
+    // `passed_on`: a wake-up we popped from `N` for another waiter, passed
+    // on by its own list in our next write.
+    let mut me = Waiter { node, key, token, base: &base, ttl_ms, passed_on: None, limits };
     // The last step was told that the key's slot is being migrated.
     let mut told_migrating = false;
     // Behind a holder that will not wake us: looking again soon.
     let mut foreign = Foreign::default();
     // Sized once: the server's tick does not change within a wait.
     let lease_ms = lease_ms(check, node, key, limits);
-    // How a wait ends on a failure: leaving the queue (within the usual
-    // bounds, not cut short again by PHP's time limit).
-    let stop = |why: Stop, passed_on: Option<String>| match why {
-        Stop::Interrupted => interrupted(node, key, token, &base, ttl_ms, passed_on, limits),
-        Stop::Unreached(e) => (Outcome::Unreachable(vec![e]), Place::default()),
-        Stop::Unreachable(e) => {
-            leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
-            (Outcome::Unreachable(vec![e]), Place::default())
-        }
-    };
     loop {
         if told_migrating || topology::migrating(&node.server, key) {
             told_migrating = false;
@@ -94,33 +84,29 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             };
             let now = Instant::now();
             if failure.is_none() && wait::sleep_until(deadline.min(now + check.min(MIGRATING_POLL))).is_err() {
-                return interrupted(node, key, token, &base, ttl_ms, passed_on.take(), limits);
+                return (interrupted(&mut me), Place::default());
             }
             match failure {
                 None => outage.reached(),
                 Some(e) => {
                     if let Err(why) = outage.failed(e, deadline, check) {
-                        return stop(why, passed_on.take());
+                        return (stop(why, &mut me), Place::default());
                     }
                 }
             }
             if Instant::now() >= deadline {
-                return leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
+                return me.leave_queue();
             }
             continue;
         }
-        let block = check.min(deadline.saturating_duration_since(Instant::now())).max(Duration::from_millis(1));
-        // Rounded up: a pop that ends a little before the deadline would
-        // cost one more round for nothing.
-        let block_ms = block.as_micros().div_ceil(1000).min(i64::MAX as u128) as i64;
         let step = |op| Step { op, key, token };
-        let forward = passed_on.take();
+        let forward = me.passed_on.take();
         let mut cmds = passing_on(key, token, &base, forward.as_deref());
         let at = cmds.len();
         let pops = !foreign.polling();
         cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms, pops }));
         if pops {
-            cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms, ttl_ms }));
+            cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms(check, deadline), ttl_ms }));
         }
         let sent = Instant::now();
         let reqs = as_requests(&cmds);
@@ -150,7 +136,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
                 // Another waiter's token from `N` (an `a` of ours left over
                 // from a broken round, or the `f` that ended our pop behind
                 // a foreign holder, needs nothing).
-                passed_on = wake.filter(|w| *w != b"a" && *w != b"f").map(text);
+                me.passed_on = wake.filter(|w| *w != b"a" && *w != b"f").map(text);
                 votes.iter().find_map(|v| match v {
                     Vote::Failed(e) => Some(e.clone()),
                     _ => None,
@@ -169,36 +155,47 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             }
             Some(e) => {
                 if let Err(why) = outage.failed(e, deadline, check) {
-                    return stop(why, passed_on.take());
+                    return (stop(why, &mut me), Place::default());
                 }
             }
             None => outage.over(),
         }
         if Instant::now() >= deadline {
-            return leave(node, key, token, &base, ttl_ms, passed_on.as_deref(), limits);
+            return me.leave_queue();
         }
         if let Some(pause) = look_again {
             if wait::sleep_until(deadline.min(Instant::now() + pause)).is_err() {
-                return interrupted(node, key, token, &base, ttl_ms, passed_on.take(), limits);
+                return (interrupted(&mut me), Place::default());
             }
         }
     }
 }
 
-/// While the key's slot is being migrated, a waiter looks at least this often.
-const MIGRATING_POLL: Duration = Duration::from_millis(20);
-
-/// PHP's time limit: leave the queue (within the usual bounds, not cut short
-/// again) and hand control back.
-fn interrupted(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, passed_on: Option<String>, limits: &Limits) -> (Outcome, Place) {
-    let _quiet = wait::Quiet::begin();
-    leave(node, key, token, base, ttl_ms, passed_on.as_deref(), limits);
-    (Outcome::Interrupted, Place::default())
+/// A waiter in the queue of `key`, as it leaves.
+struct Waiter<'a> {
+    node: &'a Node,
+    key: &'a [u8],
+    token: &'a str,
+    base: &'a Base<'a>,
+    ttl_ms: i64,
+    /// A wake-up for another waiter that we popped from `N`: it goes with
+    /// our next write (or our leaving).
+    passed_on: Option<String>,
+    limits: &'a Limits,
 }
 
-/// Ours for `ttl_ms` from at the latest when the step that took it was sent.
-fn confirmed(ttl_ms: i64, sent: Instant) -> Outcome {
-    Outcome::Confirmed { validity_ms: validity_ms(ttl_ms, sent.elapsed()) }
+impl Waiter<'_> {
+    fn leave_queue(&mut self) -> (Outcome, Place) {
+        leave(self.node, self.key, self.token, self.base, self.ttl_ms, self.passed_on.take().as_deref(), self.limits)
+    }
+}
+
+/// (A lock handed to us just as PHP's time limit ended the wait is not
+/// given back here: it stays ours until its TTL.)
+impl Leaving for Waiter<'_> {
+    fn leave(&mut self) -> Outcome {
+        self.leave_queue().0
+    }
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -218,11 +215,7 @@ fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, pas
         // all the same (our lease in the queue runs out by itself).
         Some(Vote::Failed(e)) if matches!(e.cause, Cause::SlotUnstable { .. }) => {
             let sent = Instant::now();
-            match ask(node, &Question { ask: Ask::StillMine { ttl_ms }, key, token }, limits) {
-                Vote::Got(Reply::Int(1)) => (confirmed(ttl_ms, sent), Place::default()),
-                Vote::Failed(e) => (Outcome::failed(e), Place::default()),
-                _ => (Outcome::Refused, Place::default()),
-            }
+            (held(ask(node, &Question { ask: Ask::StillMine { ttl_ms }, key, token }, limits), ttl_ms, sent), Place::default())
         }
         Some(Vote::Failed(e)) => (Outcome::Unreachable(vec![e]), Place::default()),
         _ => (Outcome::Refused, Place::default()),

@@ -19,14 +19,14 @@
 
 use std::time::{Duration, Instant};
 
-use super::outage::{lease_ms, single_key_only, Outage, Stop};
+use super::waiting::{block_ms, confirmed, held, lease_ms, single_key_only, stop, Leaving, Outage, Stop, MIGRATING_POLL};
 use super::{ask, exchange};
 use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
 use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::slot::Base;
-use crate::engine::round::quorum::{validity_ms, Outcome};
+use crate::engine::round::quorum::Outcome;
 use crate::engine::round::{Job, Node, Request, Vote};
 use crate::engine::topology;
 
@@ -41,9 +41,6 @@ pub use view::{Hold, Holds};
 /// How long a hold handed to a waiter is provisional: a waiter woken but
 /// dead never confirms it, and it ends after this.
 pub const GRANT: Duration = Duration::from_millis(200);
-
-/// While the key's slot is being migrated, a waiter looks at least this often.
-const MIGRATING_POLL: Duration = Duration::from_millis(20);
 
 /// What a hold is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -114,14 +111,12 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
     loop {
         let single = told_migrating || topology::migrating(&node.server, key);
         told_migrating = false;
-        let now = Instant::now();
         let pop = take.deadline.is_some() && !single && !woken;
         let how = TakeHow { join: take.deadline.is_some(), front: woken, owner: take.owner, pop_follows: pop };
         woken = false;
         let mut cmds = vec![step(SharedOp::Take { ttl_ms: take.ttl_ms, lease_ms, grant_ms: GRANT_MS, how }, single)];
         if let (true, Some(deadline)) = (pop, take.deadline) {
-            let block = take.check.min(deadline.saturating_duration_since(now)).max(Duration::from_millis(1));
-            let timeout_ms = block.as_micros().div_ceil(1000).min(i64::MAX as u128) as i64;
+            let timeout_ms = block_ms(take.check, deadline);
             cmds.push(step(SharedOp::Wait { timeout_ms, ttl_ms: take.ttl_ms, grant_ms: GRANT_MS }, false));
         }
         let sent = Instant::now();
@@ -162,18 +157,11 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
         let Some(deadline) = take.deadline else {
             return failure.map_or(Outcome::Refused, Outcome::failed);
         };
-        let stop = |why: Stop| match why {
-            Stop::Interrupted => interrupted(node, key, token, claim, take.ttl_ms, limits),
-            Stop::Unreached(e) => Outcome::Unreachable(vec![e]),
-            Stop::Unreachable(e) => {
-                leave(node, key, token, claim, take.ttl_ms, limits);
-                Outcome::Unreachable(vec![e])
-            }
-        };
+        let mut me = Waiter { node, key, token, claim, ttl_ms: take.ttl_ms, limits };
         match failure {
             Some(e) => {
                 if let Err(why) = outage.failed(e, deadline, take.check) {
-                    return stop(why);
+                    return stop(why, &mut me);
                 }
             }
             None => outage.over(),
@@ -181,7 +169,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
         if single && Instant::now() < deadline {
             let pause = take.check.min(MIGRATING_POLL);
             if wait::sleep_until(deadline.min(Instant::now() + pause)).is_err() {
-                return stop(Stop::Interrupted);
+                return stop(Stop::Interrupted, &mut me);
             }
         }
         if !woken && Instant::now() >= deadline {
@@ -190,19 +178,25 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
     }
 }
 
-/// PHP's time limit: leave the queue (within the usual bounds, not cut short
-/// again); a hold handed to us meanwhile is given back at once.
-fn interrupted(node: &Node, key: &[u8], token: &str, claim: Claim, ttl_ms: i64, limits: &Limits) -> Outcome {
-    let _quiet = wait::Quiet::begin();
-    if let Outcome::Confirmed { .. } = leave(node, key, token, claim, ttl_ms, limits) {
-        release(node, key, token, claim, false, limits);
-    }
-    Outcome::Interrupted
+/// A waiter in the queue of the shared lock `key`, as it leaves.
+struct Waiter<'a> {
+    node: &'a Node,
+    key: &'a [u8],
+    token: &'a str,
+    claim: Claim,
+    ttl_ms: i64,
+    limits: &'a Limits,
 }
 
-/// Ours for `ttl_ms` from at the latest when the step that took it was sent.
-fn confirmed(ttl_ms: i64, sent: Instant) -> Outcome {
-    Outcome::Confirmed { validity_ms: validity_ms(ttl_ms, sent.elapsed()) }
+impl Leaving for Waiter<'_> {
+    fn leave(&mut self) -> Outcome {
+        leave(self.node, self.key, self.token, self.claim, self.ttl_ms, self.limits)
+    }
+
+    /// A hold handed to us as PHP's time limit ended the wait is given back at once.
+    fn give_back(&mut self) {
+        release(self.node, self.key, self.token, self.claim, false, self.limits);
+    }
 }
 
 /// Leaves the queue; a hold may have been handed to us meanwhile (then it
@@ -224,11 +218,7 @@ fn leave(node: &Node, key: &[u8], token: &str, claim: Claim, ttl_ms: i64, limits
         // the same (our place in the queue runs out by itself).
         Vote::Failed(e) if matches!(e.cause, Cause::SlotUnstable { .. }) => {
             let sent = Instant::now();
-            match ask(node, &step(SharedOp::Extend { ttl_ms, raise: false, find: false }, true), limits) {
-                Vote::Got(Reply::Int(1)) => confirmed(ttl_ms, sent),
-                Vote::Failed(e) => Outcome::failed(e),
-                _ => Outcome::Refused,
-            }
+            held(ask(node, &step(SharedOp::Extend { ttl_ms, raise: false, find: false }, true), limits), ttl_ms, sent)
         }
         Vote::Failed(e) => Outcome::failed(e),
         _ => Outcome::Refused,
@@ -282,11 +272,7 @@ pub fn extend(node: &Node, key: &[u8], token: &str, claim: Claim, ttl_ms: i64, r
     let (base, member) = (Base::of(key), claim.member(token));
     let step = Step { op: SharedOp::Extend { ttl_ms, raise, find }, key, base: &base, member: &member, token, single: true };
     let sent = Instant::now();
-    match ask(node, &step, limits) {
-        Vote::Failed(e) => Outcome::failed(e),
-        vote if extended(&vote) => confirmed(ttl_ms, sent),
-        _ => Outcome::Refused,
-    }
+    held(ask(node, &step, limits), ttl_ms, sent)
 }
 
 /// Whether the server extended the hold (its answer to an `Extension`).

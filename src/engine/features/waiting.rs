@@ -1,7 +1,10 @@
-//! How a wait in a queue (the mutex's, the shared lock's) ends on a failure:
-//! PHP's time limit ends it; a server never reached ends it at once; one that
-//! goes away while we wait (a restart) is waited out for one connect and one
-//! read timeout, looking again every check interval.
+//! What the waiters of both queues (the mutex's, `queue/`; the shared
+//! locks', `shared/`) share: how long a waiter's place lives, how long one
+//! blocking pop lasts, how often it looks while the key's slot is being
+//! migrated, and how a wait ends on a failure: PHP's time limit ends it; a
+//! server never reached ends it at once; one that goes away while we wait
+//! (a restart) is waited out for one connect and one read timeout, looking
+//! again every check interval. Each queue says how to leave (`Leaving`).
 
 use std::time::{Duration, Instant};
 
@@ -13,8 +16,9 @@ use crate::engine::net::wait;
 use crate::engine::protocol::encode::resp;
 use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::script::Form;
+use crate::engine::round::quorum::{validity_ms, Outcome};
 use crate::engine::round::request::{Request, Verdict};
-use crate::engine::round::{Node, Resolver};
+use crate::engine::round::{Node, Resolver, Vote};
 use crate::engine::topology::TOPOLOGY;
 
 use super::ask;
@@ -115,4 +119,62 @@ impl Outage {
         }
         wait::sleep_until(deadline.min(now + check)).map_err(|_| Stop::Interrupted)
     }
+}
+
+/// While the key's slot is being migrated, a waiter looks at least this often.
+pub const MIGRATING_POLL: Duration = Duration::from_millis(20);
+
+/// The timeout (ms) of one blocking pop: a look every `check`, never past
+/// `deadline`, at least 1 ms. Rounded up: a pop that ends a little before
+/// the deadline would cost one more round for nothing.
+pub fn block_ms(check: Duration, deadline: Instant) -> i64 {
+    let block = check.min(deadline.saturating_duration_since(Instant::now())).max(Duration::from_millis(1));
+    block.as_micros().div_ceil(1000).min(i64::MAX as u128) as i64
+}
+
+/// Ours for `ttl_ms` from at the latest when the step that took it was sent.
+pub fn confirmed(ttl_ms: i64, sent: Instant) -> Outcome {
+    Outcome::Confirmed { validity_ms: validity_ms(ttl_ms, sent.elapsed()) }
+}
+
+/// The answer to a single-key "is it still ours (for `ttl_ms`)?" sent at
+/// `sent`: 1 is yes.
+pub fn held(vote: Vote, ttl_ms: i64, sent: Instant) -> Outcome {
+    match vote {
+        Vote::Got(Reply::Int(1)) => confirmed(ttl_ms, sent),
+        Vote::Failed(e) => Outcome::failed(e),
+        _ => Outcome::Refused,
+    }
+}
+
+/// How a waiter of one queue leaves it.
+pub trait Leaving {
+    /// Leaves the queue; the lock (or a hold) may have been handed to us
+    /// meanwhile: then `Confirmed`, and it is ours.
+    fn leave(&mut self) -> Outcome;
+
+    /// After PHP's time limit: gives back what `leave` found handed to us.
+    fn give_back(&mut self) {}
+}
+
+/// How a wait ends on `why`: leaving the queue where we joined it.
+pub fn stop(why: Stop, waiter: &mut impl Leaving) -> Outcome {
+    match why {
+        Stop::Interrupted => interrupted(waiter),
+        Stop::Unreached(e) => Outcome::Unreachable(vec![e]),
+        Stop::Unreachable(e) => {
+            waiter.leave();
+            Outcome::Unreachable(vec![e])
+        }
+    }
+}
+
+/// PHP's time limit: leave the queue (within the usual bounds, not cut short
+/// again) and hand control back.
+pub fn interrupted(waiter: &mut impl Leaving) -> Outcome {
+    let _quiet = wait::Quiet::begin();
+    if let Outcome::Confirmed { .. } = waiter.leave() {
+        waiter.give_back();
+    }
+    Outcome::Interrupted
 }
