@@ -14,7 +14,7 @@ pub enum Cause {
     /// No (complete) reply before the deadline.
     Timeout(std::time::Duration),
     /// The connection broke while a command was in flight.
-    Io(String),
+    Io(Broken),
     /// The server answered with an error reply (its text, tokens masked).
     Reply { kind: ErrorKind, text: String },
     /// The server answered something this client does not understand.
@@ -37,6 +37,37 @@ pub enum Cause {
     Replicas { acked: i64, wanted: i64, within: std::time::Duration, what: Acked },
     /// The replicas acknowledged a new lock only after its TTL ran out.
     OutlivedByWait { waited: std::time::Duration },
+}
+
+/// How a connection broke while a command was in flight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Broken {
+    /// The server closed it.
+    Closed,
+    /// A read or write failed: the system's kind of error and its words.
+    Failed { kind: std::io::ErrorKind, text: String },
+    /// The connection a lock's commands are bound to (the one it was taken
+    /// on, for `WAIT`) is gone: they cannot go on another.
+    BoundGone,
+    /// The round ended without an answer to `WAIT`.
+    NoWaitAnswer,
+}
+
+impl From<&std::io::Error> for Broken {
+    fn from(e: &std::io::Error) -> Self {
+        Broken::Failed { kind: e.kind(), text: e.to_string() }
+    }
+}
+
+impl fmt::Display for Broken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Broken::Closed => f.write_str("closed by the server"),
+            Broken::Failed { text, .. } => f.write_str(text),
+            Broken::BoundGone => f.write_str("the connection the lock was taken on is gone"),
+            Broken::NoWaitAnswer => f.write_str("no answer to WAIT"),
+        }
+    }
 }
 
 /// What too few replicas acknowledged.
@@ -121,4 +152,19 @@ pub const INTERRUPTED: &str = "interrupted by PHP's time limit (max_execution_ti
 /// Several failures in one line, as a RedLock exception lists them.
 pub fn list(errors: &[NodeError]) -> String {
     errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_connection_keeps_its_kind() {
+        let e = std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+        let cause = Cause::Io(Broken::from(&e));
+        assert!(matches!(&cause, Cause::Io(Broken::Failed { kind: std::io::ErrorKind::ConnectionReset, .. })), "{cause:?}");
+        assert_eq!(cause.to_string(), format!("connection lost: {e}"));
+        assert_eq!(Cause::Io(Broken::Closed).to_string(), "connection lost: closed by the server");
+        assert_ne!(Cause::Io(Broken::Closed), Cause::Io(Broken::BoundGone), "told apart by type, not by wording");
+    }
 }

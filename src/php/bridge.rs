@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::errors::{Fail, Result};
 use super::ini;
-use crate::engine::policy::{self, failures_text, Held, Limits, Node, Outcome, Owner, Patience, Replicas, Server, Terms, INTERRUPTED};
+use crate::engine::policy::{self, failures_text, Failure, Held, Limits, Node, Outcome, Owner, Patience, Replicas, Server, Terms, INTERRUPTED};
 
 /// Waits beyond this are as good as forever (and keep `Instant` arithmetic in range).
 const MAX_WAIT_SECONDS: f64 = 1e9;
@@ -87,15 +87,16 @@ pub fn answer(outcome: Outcome) -> Result<bool> {
     match outcome {
         Outcome::Confirmed { .. } => Ok(true),
         Outcome::Refused => Ok(false),
-        other => Err(failure(other)),
+        Outcome::Unreachable(failures) => Err(failure(Failure::Unreachable(failures))),
+        Outcome::Interrupted => Err(failure(Failure::Interrupted)),
     }
 }
 
-/// The RedisLockException of a round that gave no answer.
-pub fn failure(outcome: Outcome) -> Fail {
-    Fail::Redis(match outcome {
-        Outcome::Unreachable(failures) => failures_text(&failures),
-        Outcome::Interrupted => INTERRUPTED.into(),
-        _ => "unexpected reply".into(),
+/// The RedisLockException of a call that got no answer.
+pub fn failure(why: Failure) -> Fail {
+    Fail::Redis(match why {
+        Failure::Unreachable(failures) => failures_text(&failures),
+        Failure::Interrupted => INTERRUPTED.into(),
+        Failure::Unexpected => "unexpected reply".into(),
     })
 }

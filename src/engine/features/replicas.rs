@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::{ask, endpoint_label};
-use crate::engine::error::{Acked, Cause, NodeError};
+use crate::engine::error::{Acked, Broken, Cause, NodeError};
 use crate::engine::net::conn::Limits;
 use crate::engine::protocol::encode::{format_int, itoa_buf, resp};
 use crate::engine::protocol::resp::Reply;
@@ -75,6 +75,6 @@ pub fn replicas_have(node: &Node, key: &[u8], token: &str, replicas: Replicas, w
         // (the reply was checked to be a count)
         Vote::Got(_) => Ok(()),
         Vote::Failed(e) => Err(e),
-        _ => Err(NodeError::new(node.server.to_string(), Cause::Io("no answer to WAIT".into()))),
+        _ => Err(NodeError::new(node.server.to_string(), Cause::Io(Broken::NoWaitAnswer))),
     }
 }

@@ -23,7 +23,7 @@ use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
 use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::slot::Base;
-use crate::engine::round::quorum::Outcome;
+use crate::engine::round::quorum::{Failure, Outcome};
 use crate::engine::round::{Node, Vote};
 
 /// Renewals for a lock (`redis_lock.auto_renew`), capped at `max_hold`.
@@ -63,7 +63,7 @@ pub fn acquire(owner: Owner, mut lock: Held, ttl_ms: i64, patience: Patience, te
 fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits: &Limits) -> Outcome {
     let (Outcome::Confirmed { validity_ms }, Some(replicas)) = (&outcome, replicas) else { return outcome };
     let start = Instant::now();
-    let failure = match acknowledged(lock, replicas, Acked::Lock, limits) {
+    let failure: Outcome = match acknowledged(lock, replicas, Acked::Lock, limits) {
         Ok(()) => {
             let waited = start.elapsed();
             if waited.as_secs_f64() * 1000.0 < *validity_ms {
@@ -72,7 +72,7 @@ fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits:
             let label = lock.nodes.first().map(|node| endpoint_label(node, &lock.key, limits)).unwrap_or_default();
             Outcome::failed(NodeError::new(label, Cause::OutlivedByWait { waited }))
         }
-        Err(failure) => failure,
+        Err(failure) => failure.into(),
     };
     let _quiet = wait::Quiet::begin();
     let_go(lock, limits);
@@ -82,9 +82,9 @@ fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits:
 /// `WAIT` on the connection that just wrote `lock`'s key: whether
 /// `replicas.wanted` replicas have the write in time; if not, how the call
 /// fails (`what` says whether it is being released or stays held).
-fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -> Result<(), Outcome> {
-    let Some(node) = lock.nodes.first() else { return Err(Outcome::Refused) };
-    replicas_have(node, &lock.key, &lock.token, replicas, what, limits).map_err(Outcome::failed)
+fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -> Result<(), Failure> {
+    let Some(node) = lock.nodes.first() else { return Err(Failure::Unexpected) };
+    replicas_have(node, &lock.key, &lock.token, replicas, what, limits).map_err(Failure::of)
 }
 
 /// Releases `lock` on its servers (to the first waiters, where others may wait).
@@ -182,12 +182,12 @@ fn still_mine(lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
 
 /// One command about `lock` to its (single) node: the reply, or how the
 /// round ended without one.
-fn ask(lock: &Held, ask: Ask<'_>, limits: &Limits) -> Result<Reply, Outcome> {
-    let Some(node) = lock.nodes.first() else { return Err(Outcome::Refused) };
+fn ask(lock: &Held, ask: Ask<'_>, limits: &Limits) -> Result<Reply, Failure> {
+    let Some(node) = lock.nodes.first() else { return Err(Failure::Unexpected) };
     match features::ask(node, &Question { ask, key: &lock.key, token: &lock.token }, limits) {
         Vote::Got(reply) => Ok(reply),
-        Vote::Failed(e) => Err(Outcome::failed(e)),
-        _ => Err(Outcome::Refused),
+        Vote::Failed(e) => Err(Failure::of(e)),
+        _ => Err(Failure::Unexpected),
     }
 }
 
@@ -245,7 +245,7 @@ pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas
     }
     if let (Outcome::Confirmed { .. }, Some(replicas)) = (&outcome, replicas) {
         if let Err(failure) = acknowledged(lock, replicas, Acked::Extension, limits) {
-            return Ok(failure);
+            return Ok(failure.into());
         }
     }
     Ok(outcome)
@@ -256,7 +256,7 @@ pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas
 /// Redis says it is no longer ours: then it is forgotten). With `replicas`,
 /// a token too few replicas have in time is a failure (and asked again
 /// at the next call): a failover could otherwise issue a smaller one.
-pub fn fence(owner: &Owner, replicas: Option<Replicas>, limits: &Limits) -> Result<Option<i64>, Outcome> {
+pub fn fence(owner: &Owner, replicas: Option<Replicas>, limits: &Limits) -> Result<Option<i64>, Failure> {
     let Some(lock) = registered(owner) else { return Ok(None) };
     if lock.is_lost() {
         return Ok(None);
@@ -266,7 +266,7 @@ pub fn fence(owner: &Owner, replicas: Option<Replicas>, limits: &Limits) -> Resu
     }
     let base = Base::of(&lock.key);
     let reply = ask(&lock, Ask::Fence { base: &base }, limits)?;
-    let fence = fence_of(&reply).map_err(|_| Outcome::Refused)?;
+    let fence = fence_of(&reply).map_err(|_| Failure::Unexpected)?;
     if let (Some(_), Some(replicas)) = (fence, replicas) {
         acknowledged(&lock, replicas, Acked::Fence, limits)?;
     }
@@ -290,10 +290,10 @@ pub struct Inspection {
 }
 
 /// Everything about `key` on `node` in one round trip.
-pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Result<Inspection, Outcome> {
+pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Result<Inspection, Failure> {
     let base = Base::of(key);
     let probe = Held::quorum(vec![node.clone()], key.to_vec(), String::new());
-    let seen = Seen::parse(&ask(&probe, Ask::Inspect { base: &base }, limits)?).map_err(|_| Outcome::Refused)?;
+    let seen = Seen::parse(&ask(&probe, Ask::Inspect { base: &base }, limits)?).map_err(|_| Failure::Unexpected)?;
     // A lock taken for an owner token is the owner's, not this process' (as `release()` sees it).
     let mine = registered(owner).filter(|h| !h.outlives_request && h.nodes.first().is_some_and(|n| n.server == node.server));
     let lost = mine.as_ref().is_some_and(|h| h.is_lost());
@@ -302,7 +302,7 @@ pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Resul
 }
 
 /// The live holds of the shared lock `key` on `node` and its waiters, in one round trip.
-pub fn inspect_shared(node: &Node, key: &[u8], limits: &Limits) -> Result<shared::Holds, Outcome> {
+pub fn inspect_shared(node: &Node, key: &[u8], limits: &Limits) -> Result<shared::Holds, Failure> {
     shared::inspect(node, key, limits)
 }
 

@@ -28,5 +28,5 @@ pub use crate::engine::net::conn::Limits;
 pub use crate::engine::net::dsn::{parse_port, redact, Server, MAX_REPLICAS, NUL_BYTES};
 pub use crate::engine::net::wait::{set_interrupt_check, set_quiet};
 pub use crate::engine::protocol::resp::printable;
-pub use crate::engine::round::quorum::{node_timeout, quorum, Outcome};
+pub use crate::engine::round::quorum::{node_timeout, quorum, Failure, Outcome};
 pub use crate::engine::round::Node;

@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::ctx::Ctx;
 use super::small::Small;
 use super::{Job, Vote};
-use crate::engine::error::{Cause, NodeError};
+use crate::engine::error::{Broken, Cause, NodeError};
 use crate::engine::net::conn::{Conn, Expect, Fill};
 use crate::engine::net::dial::{self, Dial, Dialer, Interest};
 use crate::engine::net::dsn::Server;
@@ -147,7 +147,7 @@ impl<'a> Leg<'a> {
             }
         }
         if self.bound() {
-            return self.fail(Cause::Io("the connection the lock was taken on is gone".into()));
+            return self.fail(Cause::Io(Broken::BoundGone));
         }
         self.dial(ctx);
     }
@@ -233,14 +233,14 @@ impl<'a> Leg<'a> {
     pub(super) fn flush(&mut self, ctx: &mut Ctx<'_>) {
         let (State::Sent(conn) | State::LoggingIn(conn, _)) = &mut self.state else { return };
         if let Err(e) = conn.flush() {
-            self.broke(e.to_string(), ctx);
+            self.broke(Broken::from(&e), ctx);
         }
     }
 
     /// The connection broke. A pooled one may have been closed by its server
     /// while idle (restart, idle timeout): the commands may or may not have
     /// run, so they go again, in their idempotent form, on a new connection.
-    pub(super) fn broke(&mut self, why: String, ctx: &mut Ctx<'_>) {
+    pub(super) fn broke(&mut self, why: Broken, ctx: &mut Ctx<'_>) {
         self.state = State::Closed;
         let nothing_answered = self.votes.iter().all(Option::is_none);
         if nothing_answered {
@@ -320,7 +320,7 @@ impl<'a> Leg<'a> {
                 ctx.resolver.forget(&node.server);
                 self.fail(Cause::Timeout(node.timeout));
             }
-            State::Closed => self.fail(Cause::Io("connection closed".into())),
+            State::Closed => self.fail(Cause::Io(Broken::Closed)),
             _ => {}
         }
     }
@@ -383,12 +383,12 @@ impl<'a> Leg<'a> {
                 // Answers already cut stay valid; what is still owed is lost.
                 self.read_replies(ctx);
                 if !self.done() {
-                    self.broke("closed by the server".into(), ctx);
+                    self.broke(Broken::Closed, ctx);
                 } else {
                     self.state = State::Closed;
                 }
             }
-            Err(e) => self.broke(e.to_string(), ctx),
+            Err(e) => self.broke(Broken::from(&e), ctx),
             Ok(_) => self.read_replies(ctx),
         }
     }

@@ -45,9 +45,40 @@ pub enum Outcome {
 impl Outcome {
     /// How a call that failed on `e` ended: PHP's time limit, or an outage.
     pub fn failed(e: NodeError) -> Self {
+        Failure::of(e).into()
+    }
+}
+
+/// Why a call that needed an answer (a fence, an inspection, a count of
+/// replicas) got none: the error half of a call whose success is not an
+/// `Outcome`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// Too many nodes failed: an outage.
+    Unreachable(Vec<NodeError>),
+    /// PHP's time limit fired.
+    Interrupted,
+    /// The server answered something the call cannot read.
+    Unexpected,
+}
+
+impl Failure {
+    /// How a call that failed on `e` ended: PHP's time limit, or an outage.
+    pub fn of(e: NodeError) -> Self {
         match e.cause {
-            Cause::Interrupted => Outcome::Interrupted,
-            _ => Outcome::Unreachable(vec![e]),
+            Cause::Interrupted => Failure::Interrupted,
+            _ => Failure::Unreachable(vec![e]),
+        }
+    }
+}
+
+/// A round that could not be answered (an answer it cannot read is no yes).
+impl From<Failure> for Outcome {
+    fn from(f: Failure) -> Self {
+        match f {
+            Failure::Unreachable(errors) => Outcome::Unreachable(errors),
+            Failure::Interrupted => Outcome::Interrupted,
+            Failure::Unexpected => Outcome::Refused,
         }
     }
 }

@@ -26,7 +26,7 @@ use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
 use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::slot::Base;
-use crate::engine::round::quorum::Outcome;
+use crate::engine::round::quorum::{Failure, Outcome};
 use crate::engine::round::{Job, Node, Request, Vote};
 use crate::engine::topology;
 
@@ -281,12 +281,12 @@ pub fn extended(vote: &Vote) -> bool {
 }
 
 /// The holds of `key` and its waiters, in one round trip.
-pub fn inspect(node: &Node, key: &[u8], limits: &Limits) -> Result<Holds, Outcome> {
+pub fn inspect(node: &Node, key: &[u8], limits: &Limits) -> Result<Holds, Failure> {
     let base = Base::of(key);
     let step = Step { op: SharedOp::Inspect, key, base: &base, member: "", token: "", single: false };
     match ask(node, &step, limits) {
-        Vote::Got(reply) => Holds::parse(&reply).ok_or(Outcome::Refused),
-        Vote::Failed(e) => Err(Outcome::failed(e)),
-        _ => Err(Outcome::Refused),
+        Vote::Got(reply) => Holds::parse(&reply).ok_or(Failure::Unexpected),
+        Vote::Failed(e) => Err(Failure::of(e)),
+        _ => Err(Failure::Unexpected),
     }
 }
