@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::errors::{Fail, Result};
 use super::ini;
-use crate::engine::policy::{self, failures_text, Failure, Held, Limits, Node, Outcome, Owner, Patience, Replicas, Server, Terms, INTERRUPTED};
+use crate::engine::policy::{self, failures_text, Failure, Held, Limits, Node, Outcome, Handle, Patience, Replicas, Server, Terms, INTERRUPTED};
 
 /// Waits beyond this are as good as forever (and keep `Instant` arithmetic in range).
 const MAX_WAIT_SECONDS: f64 = 1e9;
@@ -18,17 +18,17 @@ pub const LOOK_EVERY: Duration = Duration::from_millis(100);
 /// The shortest interval between a waiter's looks at the queue.
 const MIN_CHECK: Duration = Duration::from_millis(10);
 
-/// A call about `key`: its server, the limits in force, its owner (this
-/// process) and the prefixed key.
-pub fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
-    about_as(policy::mutex_owner, key, call)
+/// A call about `key`: its server, the limits in force, its handle (this
+/// process' registry entry for it) and the prefixed key.
+pub fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Handle, Vec<u8>) -> Result<R>) -> Result<R> {
+    about_as(policy::mutex_handle, key, call)
 }
 
-/// `about`, for the locks whose owners `owner_of` names (the mutex's, the shared locks').
-pub fn about_as<R>(owner_of: fn(&Server, Vec<u8>) -> Owner, key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
+/// `about`, for the locks whose handles `handle_of` names (the mutex's, the shared locks').
+pub fn about_as<R>(handle_of: fn(&Server, Vec<u8>) -> Handle, key: &[u8], call: impl FnOnce(&Server, &Limits, Handle, Vec<u8>) -> Result<R>) -> Result<R> {
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
-    call(server, limits, owner_of(server, full_key.clone()), full_key)
+    call(server, limits, handle_of(server, full_key.clone()), full_key)
 }
 
 /// When a wait of `timeout` seconds starting now ends (waits beyond
@@ -64,7 +64,7 @@ pub fn node(server: &Server, limits: &Limits) -> Node {
 
 /// This process' hold of the key for `token`, or the lock as anybody
 /// knowing the token names it.
-pub fn lock_of(token: String, server: &Server, limits: &Limits, mine: &Owner, full_key: Vec<u8>) -> Arc<Held> {
+pub fn lock_of(token: String, server: &Server, limits: &Limits, mine: &Handle, full_key: Vec<u8>) -> Arc<Held> {
     policy::registered_on(mine, server)
         .filter(|lock| lock.token == token)
         .unwrap_or_else(|| Arc::new(Held::mutex(node(server, limits), full_key, token)))
@@ -73,13 +73,13 @@ pub fn lock_of(token: String, server: &Server, limits: &Limits, mine: &Owner, fu
 /// Takes `lock` (of any single-server kind): with `timeout` 0, one look
 /// (a call without a timeout never queues); else waiting in the key's
 /// queue, looking at it again at least every `check` (at least 10 ms).
-pub fn take(owner: Owner, lock: Held, ttl_ms: i64, timeout: f64, check: Duration, terms: Terms, limits: &Limits) -> Outcome {
+pub fn take(handle: Handle, lock: Held, ttl_ms: i64, timeout: f64, check: Duration, terms: Terms, limits: &Limits) -> Outcome {
     let patience = if timeout == 0.0 {
         Patience::Attempts { attempts: 1, delay: Duration::ZERO }
     } else {
         Patience::Until { deadline: deadline_after(timeout), pause: check.max(MIN_CHECK) }
     };
-    policy::acquire(owner, lock, ttl_ms, patience, terms, limits)
+    policy::acquire(handle, lock, ttl_ms, patience, terms, limits)
 }
 
 /// true / false / RedisLockException, from how the round ended.

@@ -94,19 +94,19 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
     let terms = settings.terms(None)?;
-    let owner = policy::mutex_owner(server, full_key.clone());
+    let handle = policy::mutex_handle(server, full_key.clone());
     let ttl_ms = lock_second * 1000;
     if settings.reentrant {
-        if let Some(mine) = held_here(&owner, server) {
+        if let Some(mine) = held_here(&handle, server) {
             // Ours still: one more hold. No longer ours: acquired afresh below.
-            match policy::reenter(&owner, &mine, ttl_ms, limits) {
+            match policy::reenter(&handle, &mine, ttl_ms, limits) {
                 Outcome::Refused => {}
                 other => return answer(other),
             }
         }
     }
     let lock = Held::mutex(node(server, limits), full_key, new_token());
-    answer(take(owner, lock, ttl_ms, timeout, Duration::from_micros(sleep as u64), terms, limits))
+    answer(take(handle, lock, ttl_ms, timeout, Duration::from_micros(sleep as u64), terms, limits))
 }
 
 /// `acquire()`'s arguments, converted in order, for `owned::acquire`.
@@ -126,9 +126,9 @@ fn extend_owner(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Result<bool> {
 
 fn release(key: Str<'_>) -> Result<bool> {
     let key = check_key(key.get(1)?)?;
-    about(key, |server, limits, owner, _| match held_here(&owner, server) {
+    about(key, |server, limits, handle, _| match held_here(&handle, server) {
         // On an outage it stays registered: a later release() or the request's end tries again.
-        Some(lock) => answer(policy::release(&owner, &lock, limits).map_err(|why| lost("RedisMutexLock::release", key, &why))?),
+        Some(lock) => answer(policy::release(&handle, &lock, limits).map_err(|why| lost("RedisMutexLock::release", key, &why))?),
         None => Ok(false),
     })
 }
@@ -138,9 +138,9 @@ fn extend(key: Str<'_>, lock_second: Int<'_>) -> Result<bool> {
     let key = check_key(key)?;
     check_lock_seconds(2, lock_second)?;
     let replicas = ini::settings().replicas()?;
-    about(key, |server, limits, owner, _| match held_here(&owner, server) {
+    about(key, |server, limits, handle, _| match held_here(&handle, server) {
         Some(lock) => {
-            let extended = policy::extend(&owner, &lock, lock_second * 1000, replicas, limits);
+            let extended = policy::extend(&handle, &lock, lock_second * 1000, replicas, limits);
             answer(extended.map_err(|why| lost("RedisMutexLock::extend", key, &why))?)
         }
         None => Ok(false),
@@ -151,16 +151,16 @@ fn fence(key: Str<'_>) -> Result<Option<i64>> {
     let key = check_key(key.get(1)?)?;
     let replicas = ini::settings().replicas()?;
     // An owner token's lock is the owner's, as for release() and inspect().
-    about(key, |server, limits, owner, _| match held_here(&owner, server) {
-        Some(_) => policy::fence(&owner, replicas, limits).map_err(failure),
+    about(key, |server, limits, handle, _| match held_here(&handle, server) {
+        Some(_) => policy::fence(&handle, replicas, limits).map_err(failure),
         None => Ok(None),
     })
 }
 
 fn inspect(key: Str<'_>) -> Result<Zval> {
     let key = check_key(key.get(1)?)?;
-    about(key, |server, limits, owner, full_key| {
-        inspection_array(&policy::inspect(&owner, &node(server, limits), &full_key, limits).map_err(failure)?)
+    about(key, |server, limits, handle, full_key| {
+        inspection_array(&policy::inspect(&handle, &node(server, limits), &full_key, limits).map_err(failure)?)
     })
 }
 

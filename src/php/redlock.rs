@@ -12,7 +12,7 @@ use super::checks::{check_retry_count, check_ttl, clamped_timeout, check_key, no
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use crate::engine::policy::{
-    self, failures_text, new_token, node_timeout, parse_port, quorum, Held, Limits, Node, Outcome, Owner, Patience, Server, Terms, INTERRUPTED, NUL_BYTES,
+    self, failures_text, new_token, node_timeout, parse_port, quorum, Held, Limits, Node, Outcome, Handle, Patience, Server, Terms, INTERRUPTED, NUL_BYTES,
 };
 
 /// One master and its own reply timeout, if the entry gave one.
@@ -56,11 +56,11 @@ impl RedLock {
         let limits = settings.limits.clone().map_err(Fail::Value)?;
         let renew = settings.renew(None)?;
         let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, resource, new_token());
-        let owner = Owner::RedLock(lock.token.clone());
+        let handle = Handle::RedLock(lock.token.clone());
         let patience = Patience::Attempts { attempts: self.retry_count, delay: self.retry_delay };
         // Replica acknowledgement is a single-server matter: RedLock's masters are independent.
         let terms = Terms { renew, replicas: None };
-        match policy::acquire(owner, lock.clone(), ttl, patience, terms, &limits) {
+        match policy::acquire(handle, lock.clone(), ttl, patience, terms, &limits) {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),
             other => unless_timed_out(Err(outage("lock", &lock, other))),
@@ -75,7 +75,7 @@ impl RedLock {
         let (resource, token) = lock_fields(lock.get(1)?)?;
         let limits = ini::limits()?;
         let lock = self.lock_of(limits.read, &limits, &resource, token);
-        let released = policy::release(&Owner::RedLock(lock.token.clone()), &lock, &limits);
+        let released = policy::release(&Handle::RedLock(lock.token.clone()), &lock, &limits);
         match released.map_err(|why| lost("RedLock::unlock", &resource, &why))? {
             Outcome::Confirmed { .. } => Ok(true),
             Outcome::Refused => Ok(false),
@@ -92,7 +92,7 @@ impl RedLock {
         check_ttl(2, ttl)?;
         let limits = ini::limits()?;
         let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, &resource, token);
-        let extended = policy::extend(&Owner::RedLock(lock.token.clone()), &lock, ttl, None, &limits);
+        let extended = policy::extend(&Handle::RedLock(lock.token.clone()), &lock, ttl, None, &limits);
         match extended.map_err(|why| lost("RedLock::extend", &resource, &why))? {
             Outcome::Confirmed { validity_ms } => lock_array(validity_ms, &resource, &lock.token),
             Outcome::Refused => Ok(false_zval()),

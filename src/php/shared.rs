@@ -9,12 +9,12 @@ use super::bridge::{about_as, answer, failure, node, take as take_lock, target, 
 use super::checks::{check_lock_seconds, check_ttl, check_key, owner_token};
 use super::errors::{lost, Fail, Result};
 use super::ini;
-use crate::engine::policy::{self, held_here, new_token, Claim, Held, Holder, Holds, Limits, Mode, Outcome, Owner, Server, Terms};
+use crate::engine::policy::{self, held_here, new_token, Claim, Held, Holder, Holds, Limits, Mode, Outcome, Handle, Server, Terms};
 
-/// A call about the shared lock `key`: its server, limits, owner (this
-/// process) and prefixed key.
-fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Owner, Vec<u8>) -> Result<R>) -> Result<R> {
-    about_as(policy::shared_owner, key, call)
+/// A call about the shared lock `key`: its server, limits, handle (this
+/// process' registry entry for it) and prefixed key.
+fn about<R>(key: &[u8], call: impl FnOnce(&Server, &Limits, Handle, Vec<u8>) -> Result<R>) -> Result<R> {
+    about_as(policy::shared_handle, key, call)
 }
 
 
@@ -25,35 +25,35 @@ pub fn take(key: &[u8], claim: Claim, timeout: f64, ttl_ms: i64) -> Result<bool>
     let settings = ini::settings();
     let (server, limits, full_key) = target(&settings, key)?;
     let terms = settings.terms(None)?;
-    let owner = policy::shared_owner(server, full_key.clone());
-    if let Some(mine) = held_here(&owner, server) {
+    let handle = policy::shared_handle(server, full_key.clone());
+    if let Some(mine) = held_here(&handle, server) {
         if let Some(held) = mine.claim() {
             if held.mode == claim.mode {
                 if !settings.reentrant {
                     return Ok(false);
                 }
                 // Ours still: one more hold. No longer ours: taken afresh below.
-                match policy::reenter(&owner, &mine, ttl_ms, limits) {
+                match policy::reenter(&handle, &mine, ttl_ms, limits) {
                     Outcome::Refused => {}
                     other => return answer(other),
                 }
             } else {
-                match policy::change_mode(&owner, &mine, claim, ttl_ms, limits) {
+                match policy::change_mode(&handle, &mine, claim, ttl_ms, limits) {
                     // Gone meanwhile (forgotten): taken afresh below.
-                    Outcome::Refused if policy::registered_on(&owner, server).is_none() => {}
+                    Outcome::Refused if policy::registered_on(&handle, server).is_none() => {}
                     other => return answer(other),
                 }
             }
         }
     }
     let lock = Held::shared(node(server, limits), full_key, new_token(), claim);
-    answer(take_lock(owner, lock, ttl_ms, timeout, LOOK_EVERY, terms, limits))
+    answer(take_lock(handle, lock, ttl_ms, timeout, LOOK_EVERY, terms, limits))
 }
 
 /// Releases this process' hold of `key` (one of several, after re-entry).
 pub fn release(method: &str, key: &[u8]) -> Result<bool> {
-    about(key, |server, limits, owner, _| match held_here(&owner, server) {
-        Some(lock) => answer(policy::release(&owner, &lock, limits).map_err(|why| lost(method, key, &why))?),
+    about(key, |server, limits, handle, _| match held_here(&handle, server) {
+        Some(lock) => answer(policy::release(&handle, &lock, limits).map_err(|why| lost(method, key, &why))?),
         None => Ok(false),
     })
 }
@@ -84,8 +84,8 @@ pub fn extend_owner_call(key: Str<'_>, owner: Str<'_>, ttl: ReqInt<'_>) -> Resul
 /// Sets the lease of this process' hold of `key` to `ttl_ms`.
 fn extend(method: &str, key: &[u8], ttl_ms: i64) -> Result<bool> {
     let replicas = ini::settings().replicas()?;
-    about(key, |server, limits, owner, _| match held_here(&owner, server) {
-        Some(lock) => answer(policy::extend(&owner, &lock, ttl_ms, replicas, limits).map_err(|why| lost(method, key, &why))?),
+    about(key, |server, limits, handle, _| match held_here(&handle, server) {
+        Some(lock) => answer(policy::extend(&handle, &lock, ttl_ms, replicas, limits).map_err(|why| lost(method, key, &why))?),
         None => Ok(false),
     })
 }
@@ -121,9 +121,9 @@ fn extend_owned(key: &[u8], token: String, ttl_ms: i64) -> Result<bool> {
 
 /// The live holds of `key`, and this process' own hold of it.
 fn look(key: &[u8]) -> Result<(Holds, Option<std::sync::Arc<Held>>)> {
-    about(key, |server, limits, owner, full_key| {
+    about(key, |server, limits, handle, full_key| {
         let holds = policy::inspect_shared(&node(server, limits), &full_key, limits).map_err(failure)?;
-        Ok((holds, held_here(&owner, server)))
+        Ok((holds, held_here(&handle, server)))
     })
 }
 

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::registry::{entry_of, expiry_after, forget, insert, registered, update, Held, Kind, Owner};
+use super::registry::{entry_of, expiry_after, forget, insert, registered, update, Held, Kind, Handle};
 use super::watchdog::{self, Lost, Renewal};
 use crate::engine::error::{Acked, Cause, NodeError};
 use crate::engine::features::lease::Patience;
@@ -40,15 +40,15 @@ pub struct Terms {
 }
 
 /// Takes `lock` as its kind does, waiting as `patience` says (`Until`: in
-/// the key's queue, where the kind has one); registered under `owner` (and
+/// the key's queue, where the kind has one); registered under `handle` (and
 /// renewed, if asked) when held, its `expires` set then.
-pub fn acquire(owner: Owner, mut lock: Held, ttl_ms: i64, patience: Patience, terms: Terms, limits: &Limits) -> Outcome {
+pub fn acquire(handle: Handle, mut lock: Held, ttl_ms: i64, patience: Patience, terms: Terms, limits: &Limits) -> Outcome {
     let ttl_ms = capped(ttl_ms, terms.renew);
     let (outcome, kind) = lock.kind.ops().acquire(&lock.target(), ttl_ms, patience, limits);
     lock.kind = kind;
     let outcome = replicated(&lock, outcome, terms.replicas, limits);
     if !lock.outlives_request || lock.kind.ops().registers_owner_locks() {
-        register(owner, lock, ttl_ms, &outcome, terms, limits);
+        register(handle, lock, ttl_ms, &outcome, terms, limits);
     }
     outcome
 }
@@ -101,7 +101,7 @@ fn capped(ttl_ms: i64, renew: Option<Renew>) -> i64 {
 }
 
 /// Registers `lock` when the round took it: for its TTL, or renewed.
-fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, terms: Terms, limits: &Limits) {
+fn register(handle: Handle, mut lock: Held, ttl_ms: i64, outcome: &Outcome, terms: Terms, limits: &Limits) {
     let Terms { renew, replicas } = terms;
     if let Outcome::Confirmed { .. } = outcome {
         lock.expires = expiry_after(Duration::from_millis(ttl_ms as u64));
@@ -112,7 +112,7 @@ fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, terms:
             // Renewed, it is ours until released or lost (the watchdog says which).
             lock.expires = expiry_after(Duration::MAX);
         }
-        insert(owner, Arc::new(lock));
+        insert(handle, Arc::new(lock));
     }
 }
 
@@ -120,23 +120,23 @@ fn register(owner: Owner, mut lock: Held, ttl_ms: i64, outcome: &Outcome, terms:
 /// a downgrade at once; an upgrade only while it is the only hold, never
 /// waiting (two readers waiting to upgrade would wait for each other).
 /// Refused (the hold unchanged) otherwise; a hold found gone is forgotten.
-pub fn change_mode(owner: &Owner, lock: &Held, claim: shared::Claim, ttl_ms: i64, limits: &Limits) -> Outcome {
+pub fn change_mode(handle: &Handle, lock: &Held, claim: shared::Claim, ttl_ms: i64, limits: &Limits) -> Outcome {
     let Some(node) = lock.nodes.first() else { return Outcome::Refused };
     if lock.is_lost() {
-        forget(owner, lock);
+        forget(handle, lock);
         return Outcome::Refused;
     }
     let take = shared::Take { ttl_ms, deadline: None, check: Duration::ZERO, owner: true };
     let outcome = shared::acquire(node, &lock.key, &lock.token, claim, take, limits);
     match outcome {
-        Outcome::Confirmed { .. } => update(owner, lock, |h| {
+        Outcome::Confirmed { .. } => update(handle, lock, |h| {
             h.kind = Kind::Shared(claim);
             raise_ttl(h, ttl_ms);
         }),
         // Still ours (in the old mode)? Else forgotten.
         Outcome::Refused => {
             if let Outcome::Refused = still_mine(lock, 0, limits) {
-                forget(owner, lock);
+                forget(handle, lock);
             }
         }
         _ => {}
@@ -148,18 +148,18 @@ pub fn change_mode(owner: &Owner, lock: &Held, claim: shared::Claim, ttl_ms: i64
 /// counted) while our token still holds it, its TTL raised to at least
 /// `ttl_ms`; refused when it is no longer ours or its renewal failed, and
 /// then forgotten (the caller acquires it afresh).
-pub fn reenter(owner: &Owner, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
+pub fn reenter(handle: &Handle, lock: &Held, ttl_ms: i64, limits: &Limits) -> Outcome {
     if lock.is_lost() {
-        forget(owner, lock);
+        forget(handle, lock);
         return Outcome::Refused;
     }
     let outcome = still_mine(lock, ttl_ms, limits);
     match outcome {
-        Outcome::Confirmed { .. } => update(owner, lock, |h| {
+        Outcome::Confirmed { .. } => update(handle, lock, |h| {
             h.count = h.count.saturating_add(1);
             raise_ttl(h, ttl_ms);
         }),
-        Outcome::Refused => forget(owner, lock),
+        Outcome::Refused => forget(handle, lock),
         _ => {}
     }
     outcome
@@ -191,13 +191,13 @@ fn ask(lock: &Held, ask: Ask<'_>, limits: &Limits) -> Result<Reply, Failure> {
     }
 }
 
-/// Whether the renewal of `owner`'s `lock` failed: then it is forgotten,
+/// Whether the renewal of `handle`'s `lock` failed: then it is forgotten,
 /// and the caller reports why.
-fn take_lost(owner: &Owner, lock: &Held) -> Result<Option<Arc<Held>>, Lost> {
-    let entry = entry_of(owner, lock);
+fn take_lost(handle: &Handle, lock: &Held) -> Result<Option<Arc<Held>>, Lost> {
+    let entry = entry_of(handle, lock);
     if let Some(id) = entry.as_ref().and_then(|h| h.renewal) {
         if let Some(lost) = watchdog::lost(id) {
-            forget(owner, lock);
+            forget(handle, lock);
             return Err(lost);
         }
     }
@@ -205,24 +205,24 @@ fn take_lost(owner: &Owner, lock: &Held) -> Result<Option<Arc<Held>>, Lost> {
 }
 
 /// Releases `lock` (handing it to the first waiter, where others may wait);
-/// the registry entry of `owner` is forgotten only if it is this very lock
+/// the registry entry of `handle` is forgotten only if it is this very lock
 /// and the round decided. One of several holds (re-entry) is given back
 /// after checking that the lock is still ours. A renewed lock that was
 /// lost is reported instead (and forgotten).
-pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Result<Outcome, Lost> {
-    let entry = take_lost(owner, lock)?;
+pub fn release(handle: &Handle, lock: &Held, limits: &Limits) -> Result<Outcome, Lost> {
+    let entry = take_lost(handle, lock)?;
     if entry.as_ref().is_some_and(|h| h.count > 1) {
         let outcome = still_mine(lock, 0, limits);
         match outcome {
-            Outcome::Confirmed { .. } => update(owner, lock, |h| h.count -= 1),
-            Outcome::Refused => forget(owner, lock),
+            Outcome::Confirmed { .. } => update(handle, lock, |h| h.count -= 1),
+            Outcome::Refused => forget(handle, lock),
             _ => {}
         }
         return Ok(outcome);
     }
     let outcome = let_go(lock, limits);
     if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
-        forget(owner, lock);
+        forget(handle, lock);
     }
     Ok(outcome)
 }
@@ -232,15 +232,15 @@ pub fn release(owner: &Owner, lock: &Held, limits: &Limits) -> Result<Outcome, L
 /// an outage keeps it. A renewed lock that was lost is reported instead.
 /// With `replicas`, a confirmed extension that too few replicas have in
 /// time is reported as a failure (the lock stays held, with its new TTL).
-pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas>, limits: &Limits) -> Result<Outcome, Lost> {
-    take_lost(owner, lock)?;
+pub fn extend(handle: &Handle, lock: &Held, ttl_ms: i64, replicas: Option<Replicas>, limits: &Limits) -> Result<Outcome, Lost> {
+    take_lost(handle, lock)?;
     let outcome = lock.kind.ops().set_ttl(&lock.target(), ttl_ms, false, limits);
     match outcome {
-        Outcome::Confirmed { .. } => update(owner, lock, |h| match h.renewal {
+        Outcome::Confirmed { .. } => update(handle, lock, |h| match h.renewal {
             Some(id) => watchdog::set_ttl(id, ttl_ms),
             None => h.expires = expiry_after(Duration::from_millis(ttl_ms as u64)),
         }),
-        Outcome::Refused => forget(owner, lock),
+        Outcome::Refused => forget(handle, lock),
         _ => {}
     }
     if let (Outcome::Confirmed { .. }, Some(replicas)) = (&outcome, replicas) {
@@ -251,13 +251,13 @@ pub fn extend(owner: &Owner, lock: &Held, ttl_ms: i64, replicas: Option<Replicas
     Ok(outcome)
 }
 
-/// The fencing token of `owner`'s hold: issued by Redis at the first call,
+/// The fencing token of `handle`'s hold: issued by Redis at the first call,
 /// remembered after. `None` when this process does not hold the lock (or
 /// Redis says it is no longer ours: then it is forgotten). With `replicas`,
 /// a token too few replicas have in time is a failure (and asked again
 /// at the next call): a failover could otherwise issue a smaller one.
-pub fn fence(owner: &Owner, replicas: Option<Replicas>, limits: &Limits) -> Result<Option<i64>, Failure> {
-    let Some(lock) = registered(owner) else { return Ok(None) };
+pub fn fence(handle: &Handle, replicas: Option<Replicas>, limits: &Limits) -> Result<Option<i64>, Failure> {
+    let Some(lock) = registered(handle) else { return Ok(None) };
     if lock.is_lost() {
         return Ok(None);
     }
@@ -271,8 +271,8 @@ pub fn fence(owner: &Owner, replicas: Option<Replicas>, limits: &Limits) -> Resu
         acknowledged(&lock, replicas, Acked::Fence, limits)?;
     }
     match fence {
-        Some(n) => update(owner, &lock, |h| h.fence = Some(n)),
-        None => forget(owner, &lock),
+        Some(n) => update(handle, &lock, |h| h.fence = Some(n)),
+        None => forget(handle, &lock),
     }
     Ok(fence)
 }
@@ -290,12 +290,12 @@ pub struct Inspection {
 }
 
 /// Everything about `key` on `node` in one round trip.
-pub fn inspect(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Result<Inspection, Failure> {
+pub fn inspect(handle: &Handle, node: &Node, key: &[u8], limits: &Limits) -> Result<Inspection, Failure> {
     let base = Base::of(key);
     let probe = Held::quorum(vec![node.clone()], key.to_vec(), String::new());
     let seen = Seen::parse(&ask(&probe, Ask::Inspect { base: &base }, limits)?).map_err(|_| Failure::Unexpected)?;
     // A lock taken for an owner token is the owner's, not this process' (as `release()` sees it).
-    let mine = registered(owner).filter(|h| !h.outlives_request && h.nodes.first().is_some_and(|n| n.server == node.server));
+    let mine = registered(handle).filter(|h| !h.outlives_request && h.nodes.first().is_some_and(|n| n.server == node.server));
     let lost = mine.as_ref().is_some_and(|h| h.is_lost());
     let held = !lost && mine.as_ref().is_some_and(|h| seen.value.as_deref() == Some(h.token.as_bytes()));
     Ok(Inspection { count: mine.map_or(0, |h| h.count), lost, held, seen })
@@ -308,11 +308,11 @@ pub fn inspect_shared(node: &Node, key: &[u8], limits: &Limits) -> Result<shared
 
 /// Releases the lock on `key` whoever holds it (to the first waiter, if
 /// any); whatever this process had registered for it is forgotten.
-pub fn force_release(owner: &Owner, node: &Node, key: &[u8], limits: &Limits) -> Outcome {
+pub fn force_release(handle: &Handle, node: &Node, key: &[u8], limits: &Limits) -> Outcome {
     let outcome = queue::release(node, key, "", &Place::default(), limits);
     if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
-        if let Some(lock) = registered(owner) {
-            forget(owner, &lock);
+        if let Some(lock) = registered(handle) {
+            forget(handle, &lock);
         }
     }
     outcome

@@ -12,7 +12,7 @@ pub mod request_end;
 pub mod watchdog;
 
 pub use hold::*;
-pub use registry::{expiry_after, held_here, mutex_owner, registered, registered_on, shared_owner, Held, Kind, Owner};
+pub use registry::{expiry_after, held_here, mutex_handle, registered, registered_on, shared_handle, Held, Kind, Handle};
 pub use request_end::{forget_all, release_all};
 pub use watchdog::shutdown as shutdown_renewals;
 

@@ -1,4 +1,4 @@
-//! The locks this process holds: one entry per owner, per process (a forked
+//! The locks this process holds: one entry per handle, per process (a forked
 //! child starts empty: it must never release its parent's locks), swept of
 //! expired entries as it grows. Forgetting an entry stops its renewal.
 
@@ -94,26 +94,28 @@ impl Held {
     }
 }
 
-/// Who took the lock: the static mutex API (one lock per server, key and
-/// process; the server by a hash of it, and a registered lock of another
-/// server under the same hash is not the caller's) or a RedLock instance
-/// (identified by its token).
+/// Under what this process keeps a lock in its registry (not to be taken
+/// for a lock's owner, whose token is in Redis): the static mutex API's
+/// server and key (one lock per server, key and process; the server by a
+/// hash of it, and a registered lock of another server under the same hash
+/// is not the caller's), a RedLock lock's token, or a shared lock's server
+/// and key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Owner {
+pub enum Handle {
     Mutex(u64, Vec<u8>),
     RedLock(String),
     /// A shared lock (read/write or semaphore) of the static API, as `Mutex`.
     Shared(u64, Vec<u8>),
 }
 
-/// The owner of `key` on `server` for the mutex API.
-pub fn mutex_owner(server: &Server, key: Vec<u8>) -> Owner {
-    Owner::Mutex(server_hash(server), key)
+/// The handle of `key` on `server` for the mutex API.
+pub fn mutex_handle(server: &Server, key: Vec<u8>) -> Handle {
+    Handle::Mutex(server_hash(server), key)
 }
 
-/// The owner of `key` on `server` for the shared locks' static API.
-pub fn shared_owner(server: &Server, key: Vec<u8>) -> Owner {
-    Owner::Shared(server_hash(server), key)
+/// The handle of `key` on `server` for the shared locks' static API.
+pub fn shared_handle(server: &Server, key: Vec<u8>) -> Handle {
+    Handle::Shared(server_hash(server), key)
 }
 
 fn server_hash(server: &Server) -> u64 {
@@ -149,21 +151,21 @@ impl Hasher for Fnv {
 
 #[derive(Default)]
 struct Registry {
-    held: HashMap<Owner, Arc<Held>, BuildHasherDefault<Fnv>>,
+    held: HashMap<Handle, Arc<Held>, BuildHasherDefault<Fnv>>,
     /// Size at which expired entries are next swept (amortised O(1) per insert).
     sweep_at: usize,
 }
 
 static HELD: PerProcess<Registry> = PerProcess::new();
 
-pub(super) fn insert(owner: Owner, held: Arc<Held>) {
+pub(super) fn insert(handle: Handle, held: Arc<Held>) {
     let replaced = HELD.with(|r| {
         if r.held.len() >= r.sweep_at {
             let now = Instant::now();
             r.held.retain(|_, h| h.expires > now);
             r.sweep_at = (r.held.len() * 2).max(64);
         }
-        r.held.insert(owner, held)
+        r.held.insert(handle, held)
     });
     // A lock taken again over the one registered (for the same owner token,
     // or after it was lost): the old one's renewal ends.
@@ -172,14 +174,14 @@ pub(super) fn insert(owner: Owner, held: Arc<Held>) {
     }
 }
 
-/// Forgets the registry entry of `owner` if it is `lock`, and stops its renewal.
-pub(super) fn forget(owner: &Owner, lock: &Held) {
+/// Forgets the registry entry of `handle` if it is `lock`, and stops its renewal.
+pub(super) fn forget(handle: &Handle, lock: &Held) {
     let gone = HELD.with(|r| {
-        let (owner, entry) = r.held.remove_entry(owner)?;
+        let (handle, entry) = r.held.remove_entry(handle)?;
         if entry.same_lock(lock) {
             return Some(entry);
         }
-        r.held.insert(owner, entry);
+        r.held.insert(handle, entry);
         None
     });
     if let Some(id) = gone.and_then(|entry| entry.renewal) {
@@ -187,35 +189,35 @@ pub(super) fn forget(owner: &Owner, lock: &Held) {
     }
 }
 
-/// Changes the registry entry of `owner` if it is `lock`.
-pub(super) fn update(owner: &Owner, lock: &Held, change: impl FnOnce(&mut Held)) {
+/// Changes the registry entry of `handle` if it is `lock`.
+pub(super) fn update(handle: &Handle, lock: &Held, change: impl FnOnce(&mut Held)) {
     HELD.with(|r| {
-        if let Some(entry) = r.held.get_mut(owner).filter(|h| h.same_lock(lock)) {
+        if let Some(entry) = r.held.get_mut(handle).filter(|h| h.same_lock(lock)) {
             change(Arc::make_mut(entry));
         }
     });
 }
 
-/// The registered lock of `owner`, if it has not expired.
-pub fn registered(owner: &Owner) -> Option<Arc<Held>> {
-    HELD.with(|r| r.held.get(owner).filter(|h| h.expires > Instant::now()).cloned())
+/// The registered lock of `handle`, if it has not expired.
+pub fn registered(handle: &Handle) -> Option<Arc<Held>> {
+    HELD.with(|r| r.held.get(handle).filter(|h| h.expires > Instant::now()).cloned())
 }
 
-/// The registered lock of `owner` on `server`, if any (an owner token's too).
-pub fn registered_on(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
-    registered(owner).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server))
+/// The registered lock of `handle` on `server`, if any (an owner token's too).
+pub fn registered_on(handle: &Handle, server: &Server) -> Option<Arc<Held>> {
+    registered(handle).filter(|lock| lock.nodes.first().is_some_and(|n| n.server == *server))
 }
 
-/// This process' own lock of `owner` on `server`: registered, and not one
+/// This process' own lock of `handle` on `server`: registered, and not one
 /// taken for an owner token of the caller's (that one is the owner's, which
 /// releaseOwner() and extendOwner() reach; the process' own calls do not).
-pub fn held_here(owner: &Owner, server: &Server) -> Option<Arc<Held>> {
-    registered_on(owner, server).filter(|lock| !lock.outlives_request)
+pub fn held_here(handle: &Handle, server: &Server) -> Option<Arc<Held>> {
+    registered_on(handle, server).filter(|lock| !lock.outlives_request)
 }
 
-/// The registered entry of `owner` if it is `lock`.
-pub(super) fn entry_of(owner: &Owner, lock: &Held) -> Option<Arc<Held>> {
-    registered(owner).filter(|h| h.same_lock(lock))
+/// The registered entry of `handle` if it is `lock`.
+pub(super) fn entry_of(handle: &Handle, lock: &Held) -> Option<Arc<Held>> {
+    registered(handle).filter(|h| h.same_lock(lock))
 }
 
 /// Empties the registry (request end, module shutdown).
@@ -243,19 +245,19 @@ mod tests {
         let past = Instant::now() - Duration::from_millis(1);
         let future = Instant::now() + Duration::from_secs(60);
         for i in 0..1000 {
-            insert(Owner::RedLock(format!("gone{i}")), Arc::new(held("gone", past)));
+            insert(Handle::RedLock(format!("gone{i}")), Arc::new(held("gone", past)));
         }
-        insert(Owner::RedLock("kept".into()), Arc::new(held("kept", future)));
+        insert(Handle::RedLock("kept".into()), Arc::new(held("kept", future)));
         HELD.with(|r| assert!(r.held.len() < 200, "swept while growing: {}", r.held.len()));
-        assert!(registered(&Owner::RedLock("gone999".into())).is_none());
-        let kept = registered(&Owner::RedLock("kept".into())).expect("kept");
+        assert!(registered(&Handle::RedLock("gone999".into())).is_none());
+        let kept = registered(&Handle::RedLock("kept".into())).expect("kept");
         // Only the very same lock touches the entry.
-        let owner = Owner::RedLock("kept".into());
-        forget(&owner, &held("other", future));
-        update(&owner, &held("other", future), |h| h.expires = past);
-        assert_eq!(registered(&owner).as_deref(), Some(&*kept));
-        forget(&owner, &kept);
-        assert!(registered(&owner).is_none());
+        let handle = Handle::RedLock("kept".into());
+        forget(&handle, &held("other", future));
+        update(&handle, &held("other", future), |h| h.expires = past);
+        assert_eq!(registered(&handle).as_deref(), Some(&*kept));
+        forget(&handle, &kept);
+        assert!(registered(&handle).is_none());
         assert!(expiry_after(Duration::from_millis(i64::MAX as u64)) > future, "a huge TTL does not overflow");
     }
 }
