@@ -125,7 +125,7 @@ ensure_cell() {
 copy_tree() {
   local dir=$1
   rm -rf "$dir/src"; mkdir -p "$dir/src"
-  tar -C "$ROOT" --exclude=./target --exclude=./dist --exclude=./.git --exclude='./php-tests/*.out' -cf - . | tar -C "$dir/src" -xf -
+  tar -C "$ROOT" --exclude=./target --exclude=./dist --exclude=./.git --exclude='./php-tests/*.out' --exclude='./php-tests/*/*.out' -cf - . | tar -C "$dir/src" -xf -
 }
 
 # The cells named in $1 (default: all), checked; exits 2 on an unknown one.

@@ -37,7 +37,7 @@ sum=$(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/)
 grep -q '^test result: FAILED\|^error' <<<"$out" && good "$sum" && sum="$sum(FAILED)"
 record cargo "$sum"
 
-# Results as run-tests.php prints them ("PASS title [php-tests/x.phpt]"),
+# Results as run-tests.php prints them ("PASS title [php-tests/queue/x.phpt]"),
 # colours and progress lines between them.
 phpt_results() { sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -oP '\b(PASS|FAIL|SKIP|BORK|LEAK|WARN|XFAIL) .*?\[php-tests/[^]]+\.phpt\]' | grep "${2:-}"; }
 phpt_count() { # phpt_count LOG [FILTER] -> passed/run[+Kskip]
@@ -63,7 +63,7 @@ for server in $SERVERS; do
   ((status)) && good "$count" && count="$count(exit $status)"
   record "phpt_$server" "$count"
   if ((first)); then
-    record fpm "$(phpt_count "$log" 'php-tests/fpm_')"
+    record fpm "$(phpt_count "$log" 'php-tests/fpm/')"
     first=0
   fi
 done

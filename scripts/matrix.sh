@@ -4,7 +4,7 @@
 # in this machine's apt sources, kept in a cache outside the checkout and
 # created when missing. Per cell: build (cargo, and phpize), cargo tests,
 # every .phpt against every server of the cell, the adapters' PHPUnit suite,
-# the PHP-FPM tests (the fpm_*.phpt), valgrind (where the cell says so), the
+# the PHP-FPM tests (php-tests/fpm/), valgrind (where the cell says so), the
 # package round trip. One table at the end; exit 1 on any failure, also a
 # cell that cannot be set up. Runs as root; leaves no mount behind.
 #   CELLS            cells to run (default: all, oldest to next)

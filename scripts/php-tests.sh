@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# make test-php: every php-tests/*.phpt through PHP's own run-tests.php with the
-# built extension; with arguments, only those tests or folders (run-tests.php's
-# options may come first). run-tests.php silently runs a failed test a second
-# time when its code sleeps or its output says "timed out"; a pass on that
-# retry would hide an intermittent bug, so it counts as a failure here.
+# make test-php: every .phpt under php-tests/ (run-tests.php walks its folders)
+# through PHP's own run-tests.php with the built extension; with arguments,
+# only those tests or folders (run-tests.php's options may come first).
+# run-tests.php silently runs a failed test a second time when its code sleeps
+# or its output says "timed out"; a pass on that retry would hide an
+# intermittent bug, so it counts as a failure here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 run_tests="$(php-config --extension-dir)/build/run-tests.php"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test-repeat TEST=php-tests/x.phpt N=50: runs one PHP test (or a folder,
+# make test-repeat TEST=php-tests/queue/x.phpt N=50: runs one PHP test (or a folder,
 # or several, separated by spaces) N times in a row through scripts/php-tests.sh
 # and counts the runs in which anything failed. Each failed run's output is
 # kept in target/test-repeat/run-<i>.log; the last line is the count.

@@ -2,7 +2,7 @@
 
 /**
  * Stubs for the redis_lock extension: what IDEs and static analysers read.
- * Kept identical to the extension (php-tests/stub_matches_reflection.phpt).
+ * Kept identical to the extension (php-tests/install/stub_matches_reflection.phpt).
  *
  * @generate-class-entries
  */

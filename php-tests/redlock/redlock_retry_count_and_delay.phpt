@@ -1,0 +1,80 @@
+--TEST--
+RedLock retries: retryCount attempts in total (counted by the servers), pauses of retryDelay/2..retryDelay between them and none after the last
+--FILE--
+<?php
+require __DIR__ . '/../inc/redis_server.inc';
+$s = rl_start_servers(3);
+rl_warm_up($s);
+foreach ($s as $r) {
+    $r->cmd('SET', 'busy', 'foreign', 'PX', 60000);
+}
+// A round ends once its outcome is certain and every command is on the
+// wire: the last SETs may still be on their way when lock() returns.
+$sets = function (int $want = 0) use ($s) {
+    $calls = rl_eventually(fn () => implode(' ', array_map(fn ($r) => $r->calls('set'), $s)), "$want $want $want");
+    foreach ($s as $r) {
+        $r->cmd('CONFIG', 'RESETSTAT');
+    }
+    return $calls;
+};
+$sets();
+
+foreach ([
+    // [retryDelay, retryCount, min s, max s]: the upper bounds leave 0.3 s
+    // for a stall of the host (the SET counts tell the number of attempts)
+    [300, 3, 0.3, 1.05],   // 2 pauses of 150..300 ms
+    [2000, 1, 0.0, 0.5],   // one attempt, no pause (a pause would be 1..2 s)
+    [100, 5, 0.2, 0.85],   // 4 pauses of 50..100 ms
+    [0, 10, 0.0, 0.4],     // no pause at all (9 pauses of the default would take 0.9 s)
+] as [$delay, $count, $min, $max]) {
+    $rl = new RedLock(rl_redlock_list($s), $delay, $count);
+    [$r, $secs] = rl_timed(fn () => $rl->lock('busy', 10000));
+    printf("retryDelay %d, retryCount %d: %s, SET calls per node: %s, %.2f..%.2f s: %s\n",
+        $delay, $count, rl_show($r), $sets($count), $min, $max, var_export($secs >= $min && $secs <= $max, true));
+}
+// The default: 3 attempts, 100..200 ms apart.
+$rl = new RedLock(rl_redlock_list($s));
+[$r, $secs] = rl_timed(fn () => $rl->lock('busy', 10000));
+printf("defaults: %s, SET calls per node: %s, 0.2..0.8 s: %s\n", rl_show($r), $sets(3), var_export($secs >= 0.2 && $secs <= 0.8, true));
+
+// Freed during the pauses: a later attempt wins. Another process deletes the
+// key on every node once every node has refused the first attempt, and notes
+// the moment (CLOCK_MONOTONIC, as rl_now() here) just before.
+$rl = new RedLock(rl_redlock_list($s), 200, 10);
+$freedAt = rl_tmpdir() . '/freed-at';
+$pid = rl_fork(function () use ($s, $freedAt) {
+    $cs = array_map(fn ($r) => new RespClient('unix://' . $r->socket), $s); // not the parent's connections
+    $refused = fn () => min(array_map(fn ($c) => preg_match('/^cmdstat_set:calls=(\d+)/m', (string) $c->cmd('INFO', 'commandstats'), $m) ? (int) $m[1] : 0, $cs)) >= 1;
+    if (!rl_eventually($refused, true, 5.0)) {
+        return 1;
+    }
+    file_put_contents($freedAt, sprintf('%.6f', rl_now()));
+    foreach ($cs as $c) {
+        $c->send(['DEL', 'busy']); // all three sent before any reply is read: freed on every node at (nearly) once
+    }
+    foreach ($cs as $c) {
+        $c->read();
+    }
+    return 0;
+});
+[$r, $secs] = rl_timed(fn () => $rl->lock('busy', 10000));
+$since = rl_now() - (float) @file_get_contents($freedAt);
+echo "freed after the first attempt: ", is_array($r) ? 'locked' : rl_show($r), ", child exit ", rl_wait($pid),
+    ", returned after the key was freed, within 0.6 s of it: ", var_export($since > 0 && $since < 0.6, true), "\n";
+$calls = array_map(fn ($r) => $r->calls('set'), $s);
+echo "attempts 2..10, the same on every node: ", var_export(min($calls) >= 2 && max($calls) <= 10 && count(array_unique($calls)) === 1, true), "\n";
+echo "nodes: ", rl_eventually(fn () => rl_holders($s, 'busy', [$r['token'] => 'ours']), 'ours ours ours'), "\n";
+var_dump($rl->unlock($r));
+echo "keys: ", rl_eventually(fn () => rl_all_keys($s), '[] [] []'), "\n";
+?>
+--EXPECT--
+retryDelay 300, retryCount 3: false, SET calls per node: 3 3 3, 0.30..1.05 s: true
+retryDelay 2000, retryCount 1: false, SET calls per node: 1 1 1, 0.00..0.50 s: true
+retryDelay 100, retryCount 5: false, SET calls per node: 5 5 5, 0.20..0.85 s: true
+retryDelay 0, retryCount 10: false, SET calls per node: 10 10 10, 0.00..0.40 s: true
+defaults: false, SET calls per node: 3 3 3, 0.2..0.8 s: true
+freed after the first attempt: locked, child exit 0, returned after the key was freed, within 0.6 s of it: true
+attempts 2..10, the same on every node: true
+nodes: ours ours ours
+bool(true)
+keys: [] [] []
