@@ -30,13 +30,13 @@ from=${from:-$(awk 'NR == 1 {print $2}' <<<"$list")}
 [[ -n $from ]] || { echo "test-upgrade: no earlier release in this repository's history (a shallow clone?): git fetch --unshallow" >&2; exit 1; }
 break_rev=${UPGRADE_BREAK:-8ec90b4}
 status=0
-run() { # run REV EXPECT LABEL
+run() { # run REV EXPECT [LABEL]
   local so
   so=$(bash scripts/old-build.sh "$1")
   php -n -d extension="$PWD/target/release/libredis_lock.so" php-tests/upgrade/mixed_versions.php \
     --old="$so" --label="${3:-$1}" --expect="$2" ${UPGRADE_SECONDS:+--seconds=$UPGRADE_SECONDS} ${UPGRADE_KINDS:+--kinds=$UPGRADE_KINDS} || status=1
   echo
 }
-run "$from" compatible "${UPGRADE_FROM:-$(awk -v c="$from" '$2 == c {print $1; exit}' <<<"$list") (${from:0:7})}"
+run "$from" compatible "${UPGRADE_FROM:-${from:0:7}}"
 UPGRADE_KINDS=mutex run "$break_rev" break
 exit "$status"
