@@ -51,7 +51,7 @@ for ($i = 0; $i < 4; $i++) {
 }
 [$waiters, $tokens] = rl_queue_waiters($m, $book, $K, $opts);
 $q = rl_queue_keys($K);
-echo "queued on ", $name($m), ": ", count(rl_queue_tokens($m, $K)), ", leases: ", $m->cmd('ZCARD', $q['t']),
+echo "queued on ", $name($m), ": ", count(rl_queue_tokens($m, $K)), ", places: ", $m->cmd('ZCARD', $q['t']),
     ", inspect waiters: ", RedisMutexLock::inspect($key)['waiters'], ", keys elsewhere: ", count(preg_grep('/fifo/', array_merge($masters[0]->keys(), $masters[1]->keys()))), "\n";
 var_dump(RedisMutexLock::release($key));
 foreach ($waiters as $i => $w) {
@@ -114,7 +114,7 @@ tagged: true, both on M%d: ["lock:user:{42}:cart","lock:user:{42}:order"]
 bool(true)
 bool(true)
 bool(true)
-queued on M3: 4, leases: 4, inspect waiters: 4, keys elsewhere: 0
+queued on M3: 4, places: 4, inspect waiters: 4, keys elsewhere: 0
 bool(true)
 waiter 0: true, released: true
 waiter 1: true, released: true

@@ -1,5 +1,5 @@
 --TEST--
-Shared locks on Redis Cluster (3 masters): a read/write lock and a semaphore on keys of every master keep all their keys (holds, queue, leases, wake-up lists) on the lock key's master; waiters queue and are handed holds there; hash-tagged keys too; a process that ends holding shared locks on all three masters releases each
+Shared locks on Redis Cluster (3 masters): a read/write lock and a semaphore on keys of every master keep all their keys (holds, queue, places, wake-up lists) on the lock key's master; waiters queue and are handed holds there; hash-tagged keys too; a process that ends holding shared locks on all three masters releases each
 --SKIPIF--
 <?php if (!function_exists('proc_open')) die('skip proc_open needed'); ?>
 --FILE--
@@ -23,7 +23,7 @@ foreach ($masters as $m) {
     $elsewhere = array_sum(array_map(fn (RedisServer $o) => $o === $m ? 0 : count(array_filter($o->keys(), fn ($k) => str_contains($k, $rw) || str_contains($k, $sem))), $masters));
     $released = RedisReadWriteLock::release($rw);
     $got = $actor->answer();
-    printf("%s: read %s, permit %s, writer queued %d, keys on it %d (hold, queue, leases, wake-up list: %s), elsewhere %d; release %s, writer gets it %s, releases %s\n",
+    printf("%s: read %s, permit %s, writer queued %d, keys on it %d (hold, queue, places, wake-up list: %s), elsewhere %d; release %s, writer gets it %s, releases %s\n",
         $name($m), json_encode($read), json_encode($permit), $queued, count($onM),
         json_encode(count(preg_grep('/:sq$/', $onM)) === 1 && count(preg_grep('/:st$/', $onM)) === 1 && count(preg_grep('/:sw:/', $onM)) <= 1),
         $elsewhere, json_encode($released), json_encode($got['r']), json_encode($actor->result('RedisReadWriteLock::release', $rw)));
@@ -64,9 +64,9 @@ $actor->finish();
 echo "after its exit: ", implode(' ', array_map(fn (RedisServer $m) => $name($m) . '=' . json_encode($m->keys()), $masters)), "\n";
 ?>
 --EXPECT--
-M1: read true, permit true, writer queued 1, keys on it 4 (hold, queue, leases, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
-M2: read true, permit true, writer queued 1, keys on it 4 (hold, queue, leases, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
-M3: read true, permit true, writer queued 1, keys on it 4 (hold, queue, leases, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
+M1: read true, permit true, writer queued 1, keys on it 4 (hold, queue, places, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
+M2: read true, permit true, writer queued 1, keys on it 4 (hold, queue, places, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
+M3: read true, permit true, writer queued 1, keys on it 4 (hold, queue, places, wake-up list: true), elsewhere 0; release true, writer gets it true, releases true
 tagged: [true,true], both on M1: ["lock:user:{7}:a","lock:user:{7}:b"]
 before: permit true, read true, queued writer: 1
 migrating: permit, releases: [true,true,true,true] within 1 s

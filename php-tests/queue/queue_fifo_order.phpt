@@ -20,7 +20,7 @@ for ($i = 0; $i < 6; $i++) {
 [$waiters, $tokens] = rl_queue_waiters($redis, $book, $K, $opts);
 echo "queued: ", count($waiters), ", distinct tokens: ", count(array_unique($tokens)), "\n";
 echo "queue list in start order: ", var_export(rl_queue_tokens($redis, $K) === array_values($tokens), true), "\n";
-echo "a lease per waiter: ", var_export($redis->cmd('ZCARD', $q['t']) === 6, true), "\n";
+echo "a place per waiter: ", var_export($redis->cmd('ZCARD', $q['t']) === 6, true), "\n";
 $v = $redis->cmd('GET', $K);
 echo "lock still ours, marked for its waiters: ", var_export(rl_is_token(rl_holder($v)) && $v !== rl_holder($v), true), "\n";
 
@@ -40,7 +40,7 @@ echo "keys: ", rl_keys_left($redis, $tokens), "\n";
 bool(true)
 queued: 6, distinct tokens: 6
 queue list in start order: true
-a lease per waiter: true
+a place per waiter: true
 lock still ours, marked for its waiters: true
 bool(true)
 waiter 0: true, released: true

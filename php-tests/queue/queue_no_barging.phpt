@@ -118,7 +118,7 @@ do {
 
 // By design a waiter can lose its place, on the server's clock: a hand-off
 // it did not confirm within its grant (100 ms: the key then expires, free
-// for anybody; the waiter joins again at the front), or a place whose lease
+// for anybody; the waiter joins again at the front), or a place that
 // ran out (it is passed over, or the queue's keys expire; it joins again at
 // the back). Such a waiter may be served after its turn, and the barger may
 // take a key left free so. From MONITOR: the writes to lock:nb (a script's

@@ -1,5 +1,5 @@
 --TEST--
-Queue: the server restarts while waiters are queued (and one of them holds the lock), with its data (SAVE before) and without: the holder keeps the lock, the waiters' next check recovers (they wait again or take the lock; their order after it is open, since leases run out during the outage), all of them get the lock long before their timeout, never two at once, and no keys are left
+Queue: the server restarts while waiters are queued (and one of them holds the lock), with its data (SAVE before) and without: the holder keeps the lock, the waiters' next check recovers (they wait again or take the lock; their order after it is open, since places run out during the outage), all of them get the lock long before their timeout, never two at once, and no keys are left
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -43,7 +43,7 @@ foreach (['with its data' => true, 'without its data' => false] as $name => $sav
     }
     $order = $book->cmd('LRANGE', 'order', 0, -1);
     // Who comes after waiter 0 is open in both cases: without the data the
-    // queue was lost; with it, a waiter whose 300 ms lease ran out while the
+    // queue was lost; with it, a waiter whose 300 ms place ran out while the
     // server was down is passed over by the first one back and waits again
     // at the back.
     echo "order: ", $order[0] ?? '-', ", then ", implode(' ', (function ($o) { sort($o); return $o; })(array_slice($order, 1))), "\n";

@@ -1,5 +1,5 @@
 --TEST--
-Queue: a waiter SIGKILLed while queued in the middle of the queue stalls nobody: the others acquire in order, each less than 1 s after the previous release (a dead waiter is passed over once its lease runs out, not after the 20 s TTL); what is left expires by itself
+Queue: a waiter SIGKILLed while queued in the middle of the queue stalls nobody: the others acquire in order, each less than 1 s after the previous release (a dead waiter is passed over once its place runs out, not after the 20 s TTL); what is left expires by itself
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -53,7 +53,7 @@ function run(RedisServer $redis, RedisServer $book, string $K, array $kill, floa
 
 echo "-- the middle waiter, killed while the lock is held\n";
 run($redis, $book, $K, [2], 0.0);
-echo "-- two neighbours in the middle, killed 0.5 s later (their leases ran out meanwhile)\n";
+echo "-- two neighbours in the middle, killed 0.5 s later (their places ran out meanwhile)\n";
 run($redis, $book, $K, [1, 2], 0.5);
 echo "-- the head waiter\n";
 run($redis, $book, $K, [0], 0.0);
@@ -71,7 +71,7 @@ order: 0 1 3 4
 every gap < 1 s: true
 two holders at once: []
 every key left expires: true
--- two neighbours in the middle, killed 0.5 s later (their leases ran out meanwhile)
+-- two neighbours in the middle, killed 0.5 s later (their places ran out meanwhile)
 bool(true)
 killed: 1 2
 waiter 0: true

@@ -1,5 +1,5 @@
 --TEST--
-Queue: a waiter whose $timeout expires returns false at its deadline and leaves the queue (its token is in neither the queue list nor the lease zset, no wake list of its own is left without a TTL); the waiter behind it (its own next look 5 s away) is handed the lock by the release, < 1 s after it
+Queue: a waiter whose $timeout expires returns false at its deadline and leaves the queue (its token is in neither the queue list nor the places zset, no wake list of its own is left without a TTL); the waiter behind it (its own next look 5 s away) is handed the lock by the release, < 1 s after it
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -20,7 +20,7 @@ $a = $waiters['A']->result(5);
 echo "A: ", var_export($a['r'], true), " after 0.45..1.0 s: ", $a['secs'] >= 0.45 && $a['secs'] < 1.0 ? 'true' : sprintf('false (%.3f s)', $a['secs']), "\n";
 $waiters['A']->finish(5);
 echo "A in the queue list: ", var_export(in_array($tokens['A'], rl_queue_tokens($redis, $K), true), true), "\n";
-echo "A in the lease zset: ", var_export($redis->cmd('ZSCORE', $q['t'], $tokens['A']) !== null, true), "\n";
+echo "A in the places zset: ", var_export($redis->cmd('ZSCORE', $q['t'], $tokens['A']) !== null, true), "\n";
 $wakeA = $q['w'] . $tokens['A'];
 echo "A's wake list: ", $redis->cmd('EXISTS', $wakeA) === 0 ? 'none' : 'PTTL > 0: ' . var_export($redis->cmd('PTTL', $wakeA) > 0, true), "\n";
 echo "B still queued: ", var_export(rl_queue_tokens($redis, $K) === [$tokens['B']], true), "\n";
@@ -35,7 +35,7 @@ echo "keys: ", rl_keys_left($redis, $tokens), "\n";
 bool(true)
 A: false after 0.45..1.0 s: true
 A in the queue list: false
-A in the lease zset: false
+A in the places zset: false
 A's wake list: none
 B still queued: true
 bool(true)

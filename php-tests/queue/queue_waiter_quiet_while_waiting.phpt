@@ -1,5 +1,5 @@
 --TEST--
-Queue: a waiter on a key held throughout waits its whole timeout (3 s) and returns false (never an exception), on one connection, re-checking at least every $sleep and never letting its lease lapse while it is alive
+Queue: a waiter on a key held throughout waits its whole timeout (3 s) and returns false (never an exception), on one connection, re-checking at least every $sleep and never letting its place lapse while it is alive
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -17,7 +17,7 @@ foreach ([100000, 300000] as $sleep) {
     $redis->cmd('CONFIG', 'RESETSTAT');
     [$waiters, $tokens] = rl_queue_waiters($redis, $book, $K, [['key' => 'quiet', 'timeout' => 3, 'sleep' => $sleep]]);
     $token = $tokens['0'];
-    // Sample its lease against the server's clock until it returns.
+    // Sample its place deadline against the server's clock until it returns.
     $lapsed = 0;
     $renewals = [];
     $last = null;
@@ -34,7 +34,7 @@ foreach ([100000, 300000] as $sleep) {
             $lapsed++;
         }
         if ($score !== null && $score !== $last) {
-            // The score is the server's time of the renewal plus a lease fixed for the wait: its
+            // The score is the server's time of the renewal plus a place's life, fixed for the wait: its
             // steps are the gaps on the server's clock, free of this sampler's own delays.
             $renewals[] = (float) $score / 1000;
             $last = $score;
@@ -44,7 +44,7 @@ foreach ([100000, 300000] as $sleep) {
     $r = $waiters['0']->result(10);
     $waiters['0']->finish(5);
     echo "result: ", var_export($r['r'], true), ", after 2.95..3.5 s: ", $r['secs'] >= 2.95 && $r['secs'] < 3.5 ? 'true' : sprintf('false (%.3f s)', $r['secs']), "\n";
-    echo "its lease never lapsed: ", $lapsed === 0 ? 'true' : "false ($lapsed of $samples samples)", "\n";
+    echo "its place never lapsed: ", $lapsed === 0 ? 'true' : "false ($lapsed of $samples samples)", "\n";
     $gaps = [];
     for ($n = 1; $n < count($renewals); $n++) {
         $gaps[] = round(($renewals[$n] - $renewals[$n - 1]) * 1000);
@@ -62,7 +62,7 @@ foreach ([100000, 300000] as $sleep) {
 -- $sleep = 100000
 bool(true)
 result: false, after 2.95..3.5 s: true
-its lease never lapsed: true
+its place never lapsed: true
 renewed at least every $sleep + 80 ms: true
 connections it opened: at most 2: true
 it left the queue: true
@@ -71,7 +71,7 @@ keys: []
 -- $sleep = 300000
 bool(true)
 result: false, after 2.95..3.5 s: true
-its lease never lapsed: true
+its place never lapsed: true
 renewed at least every $sleep + 80 ms: true
 connections it opened: at most 2: true
 it left the queue: true

@@ -13,12 +13,12 @@ $keys = rl_queue_keys($K);
 
 var_dump(RedisMutexLock::lock('pass', 0, 20));   // taken with nobody waiting: no hint
 // Waiter 0 looks at the queue every 1.5 s (its blocking pop ends, it renews
-// its lease and blocks again); waiter 1 every 5 s.
+// its place and blocks again); waiter 1 every 5 s.
 [$waiters, $tokens] = rl_queue_waiters($redis, $book, $K, [
     ['key' => 'pass', 'i' => 0, 'timeout' => 30, 'sleep' => 1500000, 'hold' => 0.05],
     ['key' => 'pass', 'i' => 1, 'timeout' => 30, 'sleep' => 5000000, 'hold' => 0.05],
 ]);
-// Once waiter 0 renewed its lease after waiter 1 queued, it blocked again
+// Once waiter 0 renewed its place after waiter 1 queued, it blocked again
 // behind waiter 1: Redis now serves waiter 1 first on {K}:n.
 $lease = (float) $redis->cmd('ZSCORE', $keys['t'], $tokens[0]);
 $deadline = rl_now() + 5;

@@ -1,5 +1,5 @@
 --TEST--
-A quiet server at hz 1 ends a blocking pop's timeout only at its next tick (up to 1 s late): waiters that look every 10 ms ($sleep 10000) or every 100 ms (shared locks) keep their place all the same (their lease is sized from the server's hz, read from INFO server when the connection opens: after 2.5 s without other traffic every place is still live), and are served in FIFO order
+A quiet server at hz 1 ends a blocking pop's timeout only at its next tick (up to 1 s late): waiters that look every 10 ms ($sleep 10000) or every 100 ms (shared locks) keep their place all the same (how long a place lives is sized from the server's hz, read from INFO server when the connection opens: after 2.5 s without other traffic every place is still live), and are served in FIFO order
 --SKIPIF--
 <?php if (!function_exists('proc_open')) die('skip proc_open needed'); ?>
 --FILE--

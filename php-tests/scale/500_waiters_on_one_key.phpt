@@ -175,7 +175,7 @@ while (($queued = $redis->cmd('LLEN', $qk['q'])) < N && rl_now() < $deadline) {
 }
 $fig['all_queued_after_s'] = round(rl_now() - $t, 2);
 $seen = RedisMutexLock::inspect(KEY);
-echo 'waiters in the queue: ', $queued, ', in the lease set: ', $redis->cmd('ZCARD', $qk['t']),
+echo 'waiters in the queue: ', $queued, ', in the places set: ', $redis->cmd('ZCARD', $qk['t']),
     ', inspect(): held ', var_export($seen['held'], true), ', waiters ', $seen['waiters'], "\n";
 
 // Whose tokens are queued: the pid is the token's third field.
@@ -317,7 +317,7 @@ echo 'holds overlapping on the clock: ', $overlaps, "\n";
 // their 100 ms grant or are passed over). The bounds are 3x the worst of those.
 // A hand-off whose wake-up is lost is found only at the waiter's next look,
 // 100-200 ms later (p50 far above 30 ms); a line that stalls on a lost waiter
-// waits for leases and timeouts (seconds).
+// waits for place deadlines and timeouts (seconds).
 echo 'wake-up gap p50 below 30 ms: ', var_export($gaps !== [] && $pct(0.5) < 0.03, true), ', p99 below 750 ms: ', var_export($gaps !== [] && $pct(0.99) < 0.75, true),
     ', max below 2 s: ', var_export($gaps !== [] && max($gaps) < 2.0, true), "\n";
 
@@ -336,7 +336,7 @@ file_put_contents(FIGURES, json_encode(['at' => date('c')] + $fig) . "\n", FILE_
 ?>
 --EXPECT--
 held by this process: true
-waiters in the queue: 500, in the lease set: 500, inspect(): held true, waiters 500
+waiters in the queue: 500, in the places set: 500, inspect(): held true, waiters 500
 the queue holds one token of each of the 400 CLI processes and 100 FPM workers: true
 keys while 500 wait: ["lock:scale500","{lock:scale500}:q","{lock:scale500}:t"]
 server clients added by 500 waiters (one each): true

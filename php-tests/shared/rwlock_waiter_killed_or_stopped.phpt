@@ -1,5 +1,5 @@
 --TEST--
-RedisReadWriteLock: a waiter SIGKILLed or frozen (SIGSTOP) in the queue stalls nobody for long: with a writer killed in the middle of the queue, or a writer killed at its head, every waiter behind it gets in less than 1 s after the section before it ended (a dead waiter costs its short waiter lease or hand-off grant, not a hold's lease), in FIFO order with the readers at the head let in together (inside at once: each stays until both are in); a writer frozen while the lock is handed on is passed over the same way and, resumed while a reader holds, does not enter beside it: it gets the lock after that reader left. Never a writer beside another holder, by an independent book.
+RedisReadWriteLock: a waiter SIGKILLed or frozen (SIGSTOP) in the queue stalls nobody for long: with a writer killed in the middle of the queue, or a writer killed at its head, every waiter behind it gets in less than 1 s after the section before it ended (a dead waiter costs its short place or hand-off grant, not a hold's lease), in FIFO order with the readers at the head let in together (inside at once: each stays until both are in); a writer frozen while the lock is handed on is passed over the same way and, resumed while a reader holds, does not enter beside it: it gets the lock after that reader left. Never a writer beside another holder, by an independent book.
 --SKIPIF--
 <?php if (!function_exists('posix_kill') || !function_exists('pcntl_fork')) die('skip posix and pcntl needed'); ?>
 --FILE--
@@ -53,7 +53,7 @@ $procs = scenario($book, 'wk', [
     'R5' => ['kind' => 'r', 'timeout' => 15, 'hold' => 0.2],
 ], 'W2', false);
 report($book, $procs);
-// (R1 and R3 come in together when W2's waiter lease ran out before H's release.)
+// (R1 and R3 come in together when W2's place ran out before H's release.)
 echo "order: ", str_replace('+', ' ', rl_shared_order($book)), "\n";
 
 echo "-- a writer killed at the head of the queue\n";
