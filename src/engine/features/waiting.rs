@@ -1,5 +1,5 @@
 //! What the waiters of both queues (the mutex's, `queue/`; the shared
-//! locks', `shared/`) share: how long a waiter's place lives, how long one
+//! locks', `shared/`) share: how long a waiter's place lives (`place_ms`), how long one
 //! blocking pop lasts, how often it looks while the key's slot is being
 //! migrated, and how a wait ends on a failure: PHP's time limit ends it; a
 //! server never reached ends it at once; one that goes away while we wait
@@ -23,7 +23,7 @@ use crate::engine::topology::TOPOLOGY;
 
 use super::ask;
 
-/// The lease of a waiter on `node` for `key` that looks at its queue every
+/// How long the place of a waiter on `node` for `key` that looks at its queue every
 /// `check`: past it, the waiter is taken for dead and passed over. A look
 /// comes after a blocking pop whose timeout ends only at a tick of the
 /// server's event loop (100 ms at Redis' default hz 10, 1 s at hz 1): a
@@ -32,7 +32,7 @@ use super::ask;
 /// learned with the first request on a connection to it; a process that has
 /// none yet asks first (once), so that its first place is not sized for a
 /// faster server than it waits on.
-pub fn lease_ms(check: Duration, node: &Node, key: &[u8], limits: &Limits) -> i64 {
+pub fn place_ms(check: Duration, node: &Node, key: &[u8], limits: &Limits) -> i64 {
     let known = || TOPOLOGY.endpoint(node, key, limits).ok().and_then(|server| caps::remembered(&server));
     let caps = known().or_else(|| {
         ask(node, &Ping(key), limits);

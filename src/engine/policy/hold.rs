@@ -15,7 +15,7 @@ use super::watchdog::{self, Lost, Renewal};
 use crate::engine::error::{Acked, Cause, NodeError};
 use crate::engine::features::lease::Patience;
 use crate::engine::features::ownership::{fence_of, Ask, Question, Seen};
-use crate::engine::features::queue::{self, Place};
+use crate::engine::features::queue::{self, Hint};
 use crate::engine::features::shared;
 use crate::engine::features::replicas::{replicas_have, Replicas};
 use crate::engine::features::{self, endpoint_label};
@@ -309,7 +309,7 @@ pub fn inspect_shared(node: &Node, key: &[u8], limits: &Limits) -> Result<shared
 /// Releases the lock on `key` whoever holds it (to the first waiter, if
 /// any); whatever this process had registered for it is forgotten.
 pub fn force_release(handle: &Handle, node: &Node, key: &[u8], limits: &Limits) -> Outcome {
-    let outcome = queue::release(node, key, "", &Place::default(), limits);
+    let outcome = queue::release(node, key, "", &Hint::default(), limits);
     if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
         if let Some(lock) = registered(handle) {
             forget(handle, &lock);

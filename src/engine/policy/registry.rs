@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::kinds::Target;
 use super::watchdog;
-use crate::engine::features::queue::Place;
+use crate::engine::features::queue::Hint;
 use crate::engine::features::shared::Claim;
 
 pub use super::kinds::Kind;
@@ -46,7 +46,7 @@ impl Held {
 
     /// A RedisMutexLock's lock on `key`, on one node.
     pub fn mutex(node: Node, key: Vec<u8>, token: String) -> Self {
-        Held::new(vec![node], key, token, Kind::Queued(Place::default()))
+        Held::new(vec![node], key, token, Kind::Queued(Hint::default()))
     }
 
     /// A hold of the shared lock `key` (read/write or permits), on one node.

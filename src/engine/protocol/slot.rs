@@ -1,5 +1,5 @@
 //! Names of the keys a lock adds next to its own (the waiting queue, the
-//! waiters' leases, a waiter's wake-up list). They hash to the lock key's
+//! waiters' places, a waiter's wake-up list). They hash to the lock key's
 //! Redis Cluster slot, so that every script touches one slot only.
 
 use std::borrow::Cow;

@@ -2,14 +2,14 @@
 //! Redis with direct hand-off.
 //!
 //! Next to the lock key K live `Q` (the waiters' tokens, in order), `T` (each
-//! waiter's lease: it is alive until then), one wake-up list `W` per waiter
+//! waiter's place: it is alive until then), one wake-up list `W` per waiter
 //! and one shared wake-up list `N`, all in K's Cluster slot (`protocol::slot::Base`). A
 //! waiter joins the queue and blocks on its own `W` and on `N` in the same
 //! round trip. A release gives K to the first live waiter for a short
 //! provisional grant and wakes only that waiter, which confirms: the lock
 //! never falls free while anybody waits, so
 //! nobody can jump the queue. A waiter that died is passed over once its
-//! lease ran out; one killed after it was woken never confirms, and its
+//! place ran out; one killed after it was woken never confirms, and its
 //! grant runs out by itself. Every waiter looks at the queue again at least
 //! every check interval (`$sleep`), and takes a lock that fell free while it
 //! was first in line.
@@ -25,7 +25,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::waiting::{block_ms, confirmed, held, interrupted, lease_ms, single_key_only, stop, Leaving, Outage, MIGRATING_POLL};
+use super::waiting::{block_ms, confirmed, held, interrupted, place_ms, single_key_only, stop, Leaving, Outage, MIGRATING_POLL};
 use super::owner::{self, Owned};
 use super::ownership::{Ask, Question};
 use super::{ask, exchange};
@@ -50,10 +50,11 @@ use steps::woken;
 /// confirms, and the lock falls free after this.
 pub const GRANT: Duration = Duration::from_millis(100);
 
-/// What the release of a lock taken by a waiter needs: the waiter expected
-/// first in line after us ('' if none).
+/// What the release of a lock taken by a waiter needs to hand it over: the
+/// waiter expected first in line after us ('' if none), its hint of whom to
+/// wake (not to be taken for a waiter's place in the queue).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Place {
+pub struct Hint {
     pub expected: String,
 }
 
@@ -61,7 +62,7 @@ pub struct Place {
 /// `deadline`, looking again at least every `check`. A server that cannot
 /// be reached on the first step ends the wait at once; one that goes away
 /// while we wait (a restart) is waited out for one connect and read timeout.
-pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> (Outcome, Place) {
+pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, check: Duration, limits: &Limits) -> (Outcome, Hint) {
     let base = Base::of(key);
     let mut outage = Outage::new(limits);
     // `passed_on`: a wake-up we popped from `N` for another waiter, passed
@@ -72,25 +73,25 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
     // Behind a holder that will not wake us: looking again soon.
     let mut foreign = Foreign::default();
     // Sized once: the server's tick does not change within a wait.
-    let lease_ms = lease_ms(check, node, key, limits);
+    let place_ms = place_ms(check, node, key, limits);
     loop {
         if told_migrating || topology::migrating(&node.server, key) {
             told_migrating = false;
             let sent = Instant::now();
             let failure = match ask(node, &Owned { op: owner::Op::AcquireOrRefresh { ttl_ms }, key, token }, limits) {
-                Vote::Yes => return (confirmed(ttl_ms, sent), Place::default()),
+                Vote::Yes => return (confirmed(ttl_ms, sent), Hint::default()),
                 Vote::Failed(e) => Some(e),
                 _ => None,
             };
             let now = Instant::now();
             if failure.is_none() && wait::sleep_until(deadline.min(now + check.min(MIGRATING_POLL))).is_err() {
-                return (interrupted(&mut me), Place::default());
+                return (interrupted(&mut me), Hint::default());
             }
             match failure {
                 None => outage.reached(),
                 Some(e) => {
                     if let Err(why) = outage.failed(e, deadline, check) {
-                        return (stop(why, &mut me), Place::default());
+                        return (stop(why, &mut me), Hint::default());
                     }
                 }
             }
@@ -104,7 +105,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         let mut cmds = passing_on(key, token, &base, forward.as_deref());
         let at = cmds.len();
         let pops = !foreign.polling();
-        cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, lease_ms, pops }));
+        cmds.push(step(QueueOp::Enqueue { base: &base, ttl_ms, place_ms, pops }));
         if pops {
             cmds.push(step(QueueOp::Wait { base: &base, timeout_ms: block_ms(check, deadline), ttl_ms }));
         }
@@ -123,11 +124,11 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             check,
         );
         let failure = match (&votes[at], wake) {
-            (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms, sent), Place { expected: text(next) }),
+            (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms, sent), Hint { expected: text(next) }),
             (_, Some(wake)) if wake == b"h" || wake == token.as_bytes() => {
                 let sent = Instant::now();
-                match ask(node, &step(QueueOp::Confirm { base: &base, ttl_ms, lease_ms }), limits) {
-                    Vote::Got(Reply::Bulk(next)) => return (confirmed(ttl_ms, sent), Place { expected: text(&next) }),
+                match ask(node, &step(QueueOp::Confirm { base: &base, ttl_ms, place_ms }), limits) {
+                    Vote::Got(Reply::Bulk(next)) => return (confirmed(ttl_ms, sent), Hint { expected: text(&next) }),
                     Vote::Failed(e) => Some(e),
                     _ => None,
                 }
@@ -155,7 +156,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             }
             Some(e) => {
                 if let Err(why) = outage.failed(e, deadline, check) {
-                    return (stop(why, &mut me), Place::default());
+                    return (stop(why, &mut me), Hint::default());
                 }
             }
             None => outage.over(),
@@ -165,7 +166,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         }
         if let Some(pause) = look_again {
             if wait::sleep_until(deadline.min(Instant::now() + pause)).is_err() {
-                return (interrupted(&mut me), Place::default());
+                return (interrupted(&mut me), Hint::default());
             }
         }
     }
@@ -185,7 +186,7 @@ struct Waiter<'a> {
 }
 
 impl Waiter<'_> {
-    fn leave_queue(&mut self) -> (Outcome, Place) {
+    fn leave_queue(&mut self) -> (Outcome, Hint) {
         leave(self.node, self.key, self.token, self.base, self.ttl_ms, self.passed_on.take().as_deref(), self.limits)
     }
 }
@@ -204,21 +205,21 @@ fn text(bytes: &[u8]) -> String {
 
 /// Leaves the queue; the lock may have been handed to us meanwhile.
 /// A wake-up for another waiter that we popped from `N` goes with it.
-fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, passed_on: Option<&str>, limits: &Limits) -> (Outcome, Place) {
+fn leave(node: &Node, key: &[u8], token: &str, base: &Base<'_>, ttl_ms: i64, passed_on: Option<&str>, limits: &Limits) -> (Outcome, Hint) {
     let mut cmds = passing_on(key, token, base, passed_on);
     cmds.push(Step { op: QueueOp::Leave { base, ttl_ms }, key, token });
     let sent = Instant::now();
     let reqs = as_requests(&cmds);
     match exchange(&[Job { node, reqs: &reqs }], limits).swap_remove(0).pop() {
-        Some(Vote::Got(Reply::Bulk(next))) => (confirmed(ttl_ms, sent), Place { expected: text(&next) }),
+        Some(Vote::Got(Reply::Bulk(next))) => (confirmed(ttl_ms, sent), Hint { expected: text(&next) }),
         // The slot is being migrated: the lock may have been handed to us
-        // all the same (our lease in the queue runs out by itself).
+        // all the same (our place in the queue runs out by itself).
         Some(Vote::Failed(e)) if matches!(e.cause, Cause::SlotUnstable { .. }) => {
             let sent = Instant::now();
-            (held(ask(node, &Question { ask: Ask::StillMine { ttl_ms }, key, token }, limits), ttl_ms, sent), Place::default())
+            (held(ask(node, &Question { ask: Ask::StillMine { ttl_ms }, key, token }, limits), ttl_ms, sent), Hint::default())
         }
-        Some(Vote::Failed(e)) => (Outcome::Unreachable(vec![e]), Place::default()),
-        _ => (Outcome::Refused, Place::default()),
+        Some(Vote::Failed(e)) => (Outcome::Unreachable(vec![e]), Hint::default()),
+        _ => (Outcome::Refused, Hint::default()),
     }
 }
 
@@ -237,10 +238,10 @@ fn passing_on<'a>(key: &'a [u8], token: &'a str, base: &'a Base<'a>, head: Optio
 /// (or where an ACL lets us touch the lock key only) the hand-off cannot run:
 /// the lock is deleted the single-key way, and the waiters find it free at
 /// their next look.
-pub fn release(node: &Node, key: &[u8], token: &str, place: &Place, limits: &Limits) -> Outcome {
+pub fn release(node: &Node, key: &[u8], token: &str, hint: &Hint, limits: &Limits) -> Outcome {
     if !topology::migrating(&node.server, key) {
         let base = Base::of(key);
-        let op = QueueOp::Handoff { base: &base, expected: &place.expected };
+        let op = QueueOp::Handoff { base: &base, expected: &hint.expected };
         match ask(node, &Step { op, key, token }, limits) {
             Vote::Got(Reply::Int(1)) => return Outcome::Confirmed { validity_ms: 0.0 },
             // A migrating slot, or an ACL user whose key patterns cover the

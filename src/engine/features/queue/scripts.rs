@@ -27,8 +27,8 @@ macro_rules! lock_token {
 }
 
 /// Server time in ms; the first live waiter (dropping dead ones on the way,
-/// and the leases' key once nobody waits); waiting (again), at the back or
-/// the front, with a renewed lease; the lock, if it is `me`'s (then for
+/// and the places' key once nobody waits); waiting (again), at the back or
+/// the front, with a renewed place; the lock, if it is `me`'s (then for
 /// its whole TTL, returning the waiter behind, '' if none).
 macro_rules! prelude {
     () => {
@@ -40,10 +40,10 @@ local function live_head(q, t, head) \
   while true do \
     head = head or redis.call('LINDEX', q, 0) \
     if not head then redis.call('DEL', t) return false end \
-    local lease = redis.call('ZSCORE', t, head) \
-    if lease then \
+    local place = redis.call('ZSCORE', t, head) \
+    if place then \
       now = now or now_ms() \
-      if tonumber(lease) >= now then return head end \
+      if tonumber(place) >= now then return head end \
       redis.call('ZREM', t, head) \
     end \
     redis.call('LPOP', q) \
@@ -58,11 +58,11 @@ local function with_mark(v, q) if ours(v) and redis.call('LINDEX', q, 0) then re
 local function marked(k, v) \
   if ours(v) then redis.call('SET', k, v .. '\\0q', 'KEEPTTL') end \
 end \
-local function wait_again(q, t, me, lease, front) \
-  if redis.call('ZADD', t, now_ms() + lease, me) == 1 then \
+local function wait_again(q, t, me, place, front) \
+  if redis.call('ZADD', t, now_ms() + place, me) == 1 then \
     if front then redis.call('LPUSH', q, me) else redis.call('RPUSH', q, me) end \
   end \
-  if redis.call('PTTL', q) < lease then redis.call('PEXPIRE', q, 2 * lease) redis.call('PEXPIRE', t, 2 * lease) end \
+  if redis.call('PTTL', q) < place then redis.call('PEXPIRE', q, 2 * place) redis.call('PEXPIRE', t, 2 * place) end \
 end \
 local function mine(k, q, me, ttl) \
   if not ",
@@ -93,7 +93,7 @@ local function typed(i, want, role) \
 end \
 local mistyped = (",
             held_as_shared!("KEYS[1]"),
-            " and 'the lock key is held as a shared lock') or typed(2, 'list', 'its queue') or typed(3, 'zset', \"its waiters' leases\") \
+            " and 'the lock key is held as a shared lock') or typed(2, 'list', 'its queue') or typed(3, 'zset', \"its waiters' places\") \
   or typed(4, 'list', 'its shared wake-up list') or typed(5, 'list', 'a wake-up list') \
 if mistyped then return redis.error_reply('WRONGTYPE ' .. mistyped .. ', not what the lock keeps there') end \
 "
@@ -107,12 +107,12 @@ macro_rules! queue_script {
     };
 }
 
-/// Joins the queue, or renews the lease of a waiter already in it; takes the
+/// Joins the queue, or renews the place of a waiter already in it; takes the
 /// lock when it is free and nobody lives ahead, or when it was handed to
 /// us. Taking it leaves `a` alone on our wake-up list, so that the blocking
 /// pop sent behind this script returns at once (and so removes the list),
 /// and removes our token from `N` (a hand-off found by looking, not by a
-/// wake-up). KEYS: K Q T N W(own). ARGV: token ttl lease, and `pop` when a
+/// wake-up). KEYS: K Q T N W(own). ARGV: token ttl place, and `pop` when a
 /// blocking pop follows (else nothing is left on our list). Returns the first
 /// waiter behind us ('' if none) when we hold the lock, else 0; or, when we
 /// are first in line behind a holder whose release will not wake us (a
@@ -124,13 +124,13 @@ pub static ENQUEUE: Script = Script::new(concat!(
     typed_keys!(),
     prelude!(),
     "\
-local k, q, t, n, w, me, ttl, lease, pops = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == 'pop' \
+local k, q, t, n, w, me, ttl, place, pops = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == 'pop' \
 local holder = ",
     value_of!("k"),
     " \
 if not holder then \
   local head = live_head(q, t) \
-  if head and head ~= me then wait_again(q, t, me, lease, false) return 0 end \
+  if head and head ~= me then wait_again(q, t, me, place, false) return 0 end \
   if head then redis.call('LPOP', q) redis.call('ZREM', t, me) end \
   redis.call('SET', k, with_mark(me, q), 'PX', ttl) \
 elseif ",
@@ -138,23 +138,23 @@ elseif ",
     " then \
   redis.call('PEXPIRE', k, ttl) \
 else \
-  wait_again(q, t, me, lease, false) \
+  wait_again(q, t, me, place, false) \
   marked(k, holder) \
   if not native(holder) and live_head(q, t) == me then \
-    if pops and redis.call('LLEN', w) == 0 then redis.call('RPUSH', w, 'f') redis.call('PEXPIRE', w, lease) end \
+    if pops and redis.call('LLEN', w) == 0 then redis.call('RPUSH', w, 'f') redis.call('PEXPIRE', w, place) end \
     return -2 - math.max(redis.call('PTTL', k), -1) \
   end \
   return 0 \
 end \
 redis.call('LREM', n, 0, me) \
-redis.call('DEL', w) if pops then redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) end \
+redis.call('DEL', w) if pops then redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, place) end \
 return redis.call('LINDEX', q, 0) or ''"
 ));
 
 /// After a wake-up (a late second one for the same hand-off is dropped with
 /// our list): the hand-off becomes ours for the whole TTL, or, when its
 /// grant ran out first, we wait again at the front. KEYS: K Q T N W(own).
-/// ARGV: token ttl lease. Returns the next waiter ('' if none) or 0.
+/// ARGV: token ttl place. Returns the next waiter ('' if none) or 0.
 pub static CONFIRM: Script = queue_script!(
     "\
 redis.call('DEL', KEYS[5]) \
@@ -165,7 +165,7 @@ return 0"
 );
 
 /// Gives up waiting: unless the lock was handed to us meanwhile (then it is
-/// ours: returns the next waiter or ''), our lease ends and we are passed
+/// ours: returns the next waiter or ''), our place ends and we are passed
 /// over. KEYS: K Q T N W(own). ARGV: token ttl.
 pub static LEAVE: Script = queue_script!(
     "\

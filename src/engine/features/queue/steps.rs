@@ -19,10 +19,10 @@ use crate::engine::round::request::{data_if, Request, Unstable, Verdict};
 pub enum QueueOp<'a> {
     /// `pops`: a blocking pop follows in the same write (not while looking
     /// again soon behind a foreign holder).
-    Enqueue { base: &'a Base<'a>, ttl_ms: i64, lease_ms: i64, pops: bool },
+    Enqueue { base: &'a Base<'a>, ttl_ms: i64, place_ms: i64, pops: bool },
     /// Blocks on our wake-up list and on `N` (`BLPOP W N`: ours first).
     Wait { base: &'a Base<'a>, timeout_ms: i64, ttl_ms: i64 },
-    Confirm { base: &'a Base<'a>, ttl_ms: i64, lease_ms: i64 },
+    Confirm { base: &'a Base<'a>, ttl_ms: i64, place_ms: i64 },
     Leave { base: &'a Base<'a>, ttl_ms: i64 },
     /// The release of a lock that others may wait for.
     Handoff { base: &'a Base<'a>, expected: &'a str },
@@ -123,12 +123,12 @@ impl Request for Step<'_> {
         let (mut a, mut b) = (itoa_buf(), itoa_buf());
         let script = |s, keys: &[&[&[u8]]], args: &[&[u8]], out: &mut Vec<u8>| script_call(out, s, form, keys, args);
         match self.op {
-            QueueOp::Enqueue { base, ttl_ms, lease_ms, pops } => {
-                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms), if pops { b"pop" } else { b"" }];
+            QueueOp::Enqueue { base, ttl_ms, place_ms, pops } => {
+                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, place_ms), if pops { b"pop" } else { b"" }];
                 script(&ENQUEUE, &queue_keys(key, base, me).each_ref().map(|k| &k[..]), &args, out);
             }
-            QueueOp::Confirm { base, ttl_ms, lease_ms } => {
-                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms)];
+            QueueOp::Confirm { base, ttl_ms, place_ms } => {
+                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, place_ms)];
                 script(&CONFIRM, &queue_keys(key, base, me).each_ref().map(|k| &k[..]), &args, out);
             }
             QueueOp::Leave { base, ttl_ms } => {

@@ -9,7 +9,7 @@
 //! granting each a hold for `GRANT`, and wakes exactly those, by their own
 //! lists; a woken waiter confirms its grant with its next take. A waiter
 //! woken but dead never confirms, and its grant runs out by itself; a dead
-//! waiter is passed over once its lease ran out; a dead holder's hold ends
+//! waiter is passed over once its place ran out; a dead holder's hold ends
 //! with its lease. Every waiter looks at the queue again at least every
 //! check interval, and takes a hold that it fits while first in line.
 //!
@@ -19,7 +19,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::waiting::{block_ms, confirmed, held, lease_ms, single_key_only, stop, Leaving, Outage, Stop, MIGRATING_POLL};
+use super::waiting::{block_ms, confirmed, held, place_ms, single_key_only, stop, Leaving, Outage, Stop, MIGRATING_POLL};
 use super::{ask, exchange};
 use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
@@ -107,14 +107,14 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
     let mut told_migrating = false;
     // Sized once (the server's tick does not change within a wait); a take
     // that does not join the queue never needs a place.
-    let lease_ms = if take.deadline.is_some() { lease_ms(take.check, node, key, limits) } else { 0 };
+    let place_ms = if take.deadline.is_some() { place_ms(take.check, node, key, limits) } else { 0 };
     loop {
         let single = told_migrating || topology::migrating(&node.server, key);
         told_migrating = false;
         let pop = take.deadline.is_some() && !single && !woken;
         let how = TakeHow { join: take.deadline.is_some(), front: woken, owner: take.owner, pop_follows: pop };
         woken = false;
-        let mut cmds = vec![step(SharedOp::Take { ttl_ms: take.ttl_ms, lease_ms, grant_ms: GRANT_MS, how }, single)];
+        let mut cmds = vec![step(SharedOp::Take { ttl_ms: take.ttl_ms, place_ms, grant_ms: GRANT_MS, how }, single)];
         if let (true, Some(deadline)) = (pop, take.deadline) {
             let timeout_ms = block_ms(take.check, deadline);
             cmds.push(step(SharedOp::Wait { timeout_ms, ttl_ms: take.ttl_ms, grant_ms: GRANT_MS }, false));

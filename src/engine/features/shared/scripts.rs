@@ -2,7 +2,7 @@
 //! holds: member `<mode><limit>:<weight>|<token>` (mode `r` read, `w` write,
 //! `s` semaphore permit), score the hold's deadline in server ms. Next to it,
 //! under its hash tag: `Q` (the waiters' members, in order), `T` (each
-//! waiter's lease), and one wake-up list per waiter. A hold past its deadline
+//! waiter's place), and one wake-up list per waiter. A hold past its deadline
 //! counts for nothing and is dropped by the next script that looks.
 //!
 //! Every script that names the queue's keys also names `G`, a key that
@@ -62,8 +62,8 @@ local function live_head(q, t, now) \
   for _ = 1, 1000 do \
     local head = redis.call('LINDEX', q, 0) \
     if not head then redis.call('DEL', t) return nil end \
-    local lease = redis.call('ZSCORE', t, head) \
-    if lease and tonumber(lease) >= now then return head end \
+    local place = redis.call('ZSCORE', t, head) \
+    if place and tonumber(place) >= now then return head end \
     redis.call('LPOP', q) redis.call('ZREM', t, head) \
   end \
   return redis.call('LINDEX', q, 0) \
@@ -77,11 +77,11 @@ local function admit(h, q, t, now, grant, out) \
     out[#out + 1] = head \
   end \
 end \
-local function wait_again(q, t, me, lease, now, front) \
-  if redis.call('ZADD', t, now + lease, me) == 1 then \
+local function wait_again(q, t, me, place, now, front) \
+  if redis.call('ZADD', t, now + place, me) == 1 then \
     if front then redis.call('LPUSH', q, me) else redis.call('RPUSH', q, me) end \
   end \
-  if redis.call('PTTL', q) < lease then redis.call('PEXPIRE', q, 2 * lease) redis.call('PEXPIRE', t, 2 * lease) end \
+  if redis.call('PTTL', q) < place then redis.call('PEXPIRE', q, 2 * place) redis.call('PEXPIRE', t, 2 * place) end \
 end \
 "
     };
@@ -118,7 +118,7 @@ macro_rules! shared_script {
 
 /// Takes a hold, or waits for one. KEYS: H [G Q T [W(own): when a blocking
 /// pop follows, which the take then ends at once]]. ARGV: member, ttl,
-/// waiter lease, grant, flags (`j` join the queue when busy, `f` at its
+/// waiter's place, grant, flags (`j` join the queue when busy, `f` at its
 /// front: a waiter whose grant ran out; `o` the token may already hold in
 /// another mode: an owner token). A hold of the same token in another mode
 /// (or weight) is changed when the new one fits beside the others, never
@@ -128,13 +128,13 @@ macro_rules! shared_script {
 pub static TAKE: Script = shared_script!(
     "\
 local h, q, t, w = KEYS[1], KEYS[3], KEYS[4], KEYS[5] \
-local me, ttl, lease, grant, flags = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5] \
+local me, ttl, place, grant, flags = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5] \
 local now = now_ms() \
 local out = {0} \
 local function held() \
   redis.call('ZADD', h, now + ttl, me) keep(h, ttl) \
   if q and redis.call('ZREM', t, me) == 1 then redis.call('LREM', q, 1, me) end \
-  if w then redis.call('DEL', w) redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, lease) end \
+  if w then redis.call('DEL', w) redis.call('RPUSH', w, 'a') redis.call('PEXPIRE', w, place) end \
   out[1] = 1 \
   return out \
 end \
@@ -167,7 +167,7 @@ if (not head or head == me) and fits(h, me) then \
   admit(h, q, t, now, grant, out) \
   return out \
 end \
-if string.find(flags, 'j', 1, true) then wait_again(q, t, me, lease, now, string.find(flags, 'f', 1, true) ~= nil) end \
+if string.find(flags, 'j', 1, true) then wait_again(q, t, me, place, now, string.find(flags, 'f', 1, true) ~= nil) end \
 return out"
 );
 

@@ -28,7 +28,7 @@ pub struct TakeHow {
 /// One step on a shared lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SharedOp<'a> {
-    Take { ttl_ms: i64, lease_ms: i64, grant_ms: i64, how: TakeHow },
+    Take { ttl_ms: i64, place_ms: i64, grant_ms: i64, how: TakeHow },
     /// Blocks on our wake-up list.
     Wait { timeout_ms: i64, ttl_ms: i64, grant_ms: i64 },
     /// `back`: a hold handed to us meanwhile is given back (a clean-up
@@ -141,7 +141,7 @@ impl Request for Step<'_> {
         let keys = |n: usize| if self.single { &all[..1] } else { &all[..n] };
         let token_if = |find: bool| -> &[u8] { if find { self.token.as_bytes() } else { b"" } };
         match self.op {
-            SharedOp::Take { ttl_ms, lease_ms, grant_ms, how } => {
+            SharedOp::Take { ttl_ms, place_ms, grant_ms, how } => {
                 let mut flags = Vec::with_capacity(3);
                 for (on, f) in [(how.join, b'j'), (how.front, b'f'), (how.owner, b'o')] {
                     if on {
@@ -149,7 +149,7 @@ impl Request for Step<'_> {
                     }
                 }
                 let n = if how.pop_follows { 5 } else { 4 };
-                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, lease_ms), format_int(&mut c, grant_ms), &flags];
+                let args = [me, format_int(&mut a, ttl_ms), format_int(&mut b, place_ms), format_int(&mut c, grant_ms), &flags];
                 script_call(out, &TAKE, form, keys(n), &args);
             }
             SharedOp::Wait { timeout_ms, .. } => {

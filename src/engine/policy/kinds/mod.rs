@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use crate::engine::features::lease::Patience;
-use crate::engine::features::queue::Place;
+use crate::engine::features::queue::Hint;
 use crate::engine::features::shared::Claim;
 use crate::engine::net::conn::Limits;
 use crate::engine::protocol::resp::Reply;
@@ -26,7 +26,7 @@ pub enum Kind {
     Quorum,
     /// A key others may queue for (RedisMutexLock): the waiter its release
     /// expects first in line.
-    Queued(Place),
+    Queued(Hint),
     /// A hold of a shared lock (read, write, permits).
     Shared(Claim),
 }
@@ -36,7 +36,7 @@ impl Kind {
     pub fn ops(&self) -> &dyn LockKind {
         match self {
             Kind::Quorum => &quorum::Quorum,
-            Kind::Queued(place) => place,
+            Kind::Queued(hint) => hint,
             Kind::Shared(claim) => claim,
         }
     }

@@ -1,26 +1,26 @@
 //! RedisMutexLock: one key on one node, with a FIFO queue of waiters that a
-//! release hands the lock to (`features::queue`). Its `Place` is what the
+//! release hands the lock to (`features::queue`). Its `Hint` is what the
 //! release needs: the waiter it expects first in line.
 
 use super::quorum::{lease, still_mine};
 use super::{queue_wait, Kind, LockKind, Parts, Target};
 use crate::engine::features::lease::Patience;
-use crate::engine::features::queue::{self, Place, QueueOp, Step};
+use crate::engine::features::queue::{self, Hint, QueueOp, Step};
 use crate::engine::net::conn::Limits;
 use crate::engine::round::quorum::Outcome;
 use crate::engine::round::Request;
 
-impl LockKind for Place {
+impl LockKind for Hint {
     /// Without a wait, one `SET NX PX` (a call without a timeout never
     /// queues); else in the key's queue.
     fn acquire(&self, at: &Target<'_>, ttl_ms: i64, patience: Patience, limits: &Limits) -> (Outcome, Kind) {
         match (queue_wait(patience), at.node()) {
             (Some((deadline, check)), Some(node)) => {
-                let (outcome, place) = queue::acquire(node, at.key, at.token, ttl_ms, deadline, check, limits);
-                (outcome, Kind::Queued(place))
+                let (outcome, hint) = queue::acquire(node, at.key, at.token, ttl_ms, deadline, check, limits);
+                (outcome, Kind::Queued(hint))
             }
-            (Some(_), None) => (Outcome::Refused, Kind::Queued(Place::default())),
-            (None, _) => (lease(at).acquire(ttl_ms, patience, limits), Kind::Queued(Place::default())),
+            (Some(_), None) => (Outcome::Refused, Kind::Queued(Hint::default())),
+            (None, _) => (lease(at).acquire(ttl_ms, patience, limits), Kind::Queued(Hint::default())),
         }
     }
 
