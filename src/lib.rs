@@ -16,6 +16,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::redlock::RedLock>()
         .class::<php::rwlock::RedisReadWriteLock>()
         .class::<php::semaphore::RedisSemaphore>()
+        .class::<php::scope::RedisLock>()
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::shutdown::request_shutdown)
         .post_deactivate_function(php::shutdown::post_deactivate)

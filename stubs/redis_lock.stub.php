@@ -380,3 +380,45 @@ final class RedLock
      */
     public function extend(array $lock, int $ttl): array|false {}
 }
+
+/**
+ * Units of work inside one request, for processes that serve many of them
+ * before their request ends: queue workers (queue:work, messenger:consume),
+ * Octane, RoadRunner, FrankenPHP's worker mode. Ending a unit does for the
+ * locks taken in it what request end does for all: a lock the unit leaked
+ * goes to the next waiter at once instead of staying held (and renewed) for
+ * as long as the worker lives. The framework adapters open and end scopes
+ * from the frameworks' own events; a hand-written worker loop calls them
+ * around each unit. See docs/workers.md.
+ */
+final class RedisLock
+{
+    private function __construct() {}
+
+    /**
+     * Opens a unit of work inside the innermost one open.
+     *
+     * @return int its id, for endScope() (ids are never reused within a process)
+     */
+    public static function beginScope(): int {}
+
+    /**
+     * Ends scope $scope and every scope opened inside it: releases the locks
+     * taken in them that this process still holds (of every class, each with
+     * its hand-off to the next waiter, in one round per server) and ends
+     * their renewals. Locks taken for an owner token (acquire() with $owner,
+     * the framework adapters) are left held, no longer renewed. Locks taken
+     * before the scope are left alone, also when taken again inside it.
+     * A scope that is not open (ended already, never opened, or opened in a
+     * parent process) ends nothing. Never throws for Redis: a lock whose
+     * server does not answer is counted in 'failed' and left to its TTL.
+     *
+     * @param int $scope the id beginScope() returned; 0: the innermost scope open
+     * @return array{keys: list<string>, failed: int, owner_locks: int}
+     *         keys: the Redis keys of the locks the scope still held (what the
+     *         unit left behind); failed: how many of them could not be released;
+     *         owner_locks: owner-token locks taken in it, left held
+     * @throws ValueError when $scope is negative
+     */
+    public static function endScope(int $scope = 0): array {}
+}

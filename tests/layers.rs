@@ -16,7 +16,7 @@ const LAYERS: [&str; 9] = ["protocol", "error", "net", "round", "topology", "fea
 
 /// The PHP class files (one per class), which must not import each other:
 /// what two classes share lives in the helpers beside them (bridge, shared, checks).
-const CLASS_FILES: [&str; 4] = ["php/mutex", "php/redlock", "php/rwlock", "php/semaphore"];
+const CLASS_FILES: [&str; 5] = ["php/mutex", "php/redlock", "php/rwlock", "php/semaphore", "php/scope"];
 
 const MAX_LINES: usize = 400;
 

@@ -21,8 +21,17 @@ foreach ([
     require_once $path;
 }
 
-// Optional: symfony/semaphore (RedisSemaphoreStore's tests are skipped without it).
-foreach (['Symfony/Component/Semaphore/autoload.php'] as $file) {
+// Optional: symfony/semaphore (RedisSemaphoreStore's tests are skipped without
+// it), and the event dispatchers and events of the worker scopes' tests
+// (WorkerScopesTest, skipped without them).
+foreach ([
+    'Symfony/Component/Semaphore/autoload.php',
+    'Symfony/Component/EventDispatcher/autoload.php',
+    'Symfony/Component/HttpKernel/autoload.php',
+    'Symfony/Component/HttpFoundation/autoload.php',
+    'Symfony/Component/Messenger/autoload.php',
+    'Psr/Log/autoload.php',
+] as $file) {
     $path = stream_resolve_include_path($file) ?: '/usr/share/php/' . $file;
     if (is_file($path)) {
         require_once $path;

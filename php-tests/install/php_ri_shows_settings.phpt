@@ -31,7 +31,7 @@ redis_lock support => enabled
 Version => %d.%d.%d
 Built for PHP => %d.%d.%d
 PHP API => %d
-Classes => RedisLockException, RedisLockLostException, RedisMutexLock, RedLock, RedisReadWriteLock, RedisSemaphore
+Classes => RedisLockException, RedisLockLostException, RedisMutexLock, RedLock, RedisReadWriteLock, RedisSemaphore, RedisLock
 
 Directive => Local Value => Master Value
 redis_lock.server => redis://127.0.0.1:6379 => redis://127.0.0.1:6379
@@ -71,5 +71,5 @@ redis_lock.wait_timeout: "1" (access 7)
 version: %d.%d.%d
 bool(true)
 bool(true)
-classes: RedisLockException, RedisLockLostException, RedisMutexLock, RedLock, RedisReadWriteLock, RedisSemaphore
+classes: RedisLockException, RedisLockLostException, RedisMutexLock, RedLock, RedisReadWriteLock, RedisSemaphore, RedisLock
 as Reflection lists them: true

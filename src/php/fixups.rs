@@ -38,6 +38,7 @@ pub fn apply() {
     set_return_type("RedisMutexLock", "owner", MAY_BE_STRING | MAY_BE_NULL);
     set_return_type("RedisReadWriteLock", "inspect", MAY_BE_ARRAY);
     set_return_type("RedisSemaphore", "inspect", MAY_BE_ARRAY);
+    set_return_type("RedisLock", "endscope", MAY_BE_ARRAY);
     // The int/float wrappers declare themselves nullable so that an explicit
     // null reaches their own PHP-style handling; PHP must still see `int` and
     // `float`, not `?int` and `?float` (no parameter of ours is nullable).
@@ -62,7 +63,7 @@ pub fn apply() {
     });
     // RedisMutexLock is static-only: its generated constructor becomes
     // private, so `new RedisMutexLock` is PHP's own "Call to private" Error.
-    for class in ["RedisMutexLock", "RedisReadWriteLock", "RedisSemaphore"] {
+    for class in ["RedisMutexLock", "RedisReadWriteLock", "RedisSemaphore", "RedisLock"] {
         with_method(class, "__construct", |function| unsafe {
             let flags = &mut (*function).common.fn_flags;
             *flags = (*flags & !ZEND_ACC_PUBLIC) | ZEND_ACC_PRIVATE;
@@ -72,7 +73,7 @@ pub fn apply() {
 
 /// Methods whose int/float/string wrappers declare themselves nullable, and
 /// the parameters (0-based) that really are nullable.
-const METHODS: [(&str, &str, &[usize]); 19] = [
+const METHODS: [(&str, &str, &[usize]); 20] = [
     ("RedisReadWriteLock", "lockread", &[]),
     ("RedisReadWriteLock", "lockwrite", &[]),
     ("RedisReadWriteLock", "extend", &[]),
@@ -92,6 +93,7 @@ const METHODS: [(&str, &str, &[usize]); 19] = [
     ("RedLock", "unlock", &[]),
     ("RedLock", "extend", &[]),
     ("RedisMutexLock", "releaseowner", &[]),
+    ("RedisLock", "endscope", &[]),
 ];
 
 fn set_return_type(class: &str, method: &str, mask: u32) {

@@ -11,6 +11,7 @@ pub mod mutex;
 pub mod owned;
 pub mod redlock;
 pub mod rwlock;
+pub mod scope;
 pub mod semaphore;
 pub mod shared;
 pub mod shutdown;

@@ -19,7 +19,11 @@
  *   one keeps excluding itself while old and new code run side by side
  *   (docs/migration.md);
  * - `lock.factory` and the LockFactory type (autowiring): a LockFactory over
- *   that store, replacing the factory framework.lock makes. An application's
+ *   that store, replacing the factory framework.lock makes.
+ * - `redis_lock.worker_scopes`: each main request and each Messenger message
+ *   is a unit of work whose leftover locks are released when it ends
+ *   (RedisLock\Symfony\WorkerScopes, docs/workers.md), also in workers that
+ *   serve many (messenger:consume, Runtime's worker runners). An application's
  *   own service definitions win over the bundle's, whatever store
  *   framework.lock names; that store is then never built.
  *
@@ -32,6 +36,7 @@
  */
 
 use RedisLock\Symfony\RedisLockStore;
+use RedisLock\Symfony\WorkerScopes;
 use Symfony\Component\DependencyInjection\Loader\Configurator\ContainerConfigurator;
 use Symfony\Component\Lock\LockFactory;
 
@@ -50,4 +55,11 @@ return static function (ContainerConfigurator $container): void {
         ->call('setLogger', [service('logger')->ignoreOnInvalid()])
         ->tag('monolog.logger', ['channel' => 'lock']);
     $services->alias(LockFactory::class, 'lock.factory');
+    if (class_exists(\RedisLock::class, false)) {
+        $services->set('redis_lock.worker_scopes', WorkerScopes::class)
+            ->args([service('logger')->ignoreOnInvalid()])
+            ->tag('kernel.event_subscriber')
+            ->tag('kernel.reset', ['method' => 'reset'])
+            ->tag('monolog.logger', ['channel' => 'lock']);
+    }
 };

@@ -25,6 +25,10 @@ use Illuminate\Support\ServiceProvider;
  *
  * Cache::store('redis_lock')->lock(...) works whatever the default store is.
  *
+ * It also makes each queue job and each Octane request, task and tick a unit
+ * of work (WorkerScopes, docs/workers.md): locks a job leaves held are
+ * released when it ends, and their renewals stop.
+ *
  * `key_prefix` is the key compatibility setting for a migration from
  * Laravel's own Redis locks: set to their prefix (the lock connection's Redis
  * prefix . the cache prefix; Laravel 8 to 10 add ":" after a non-empty cache
@@ -34,6 +38,14 @@ use Illuminate\Support\ServiceProvider;
 class RedisLockServiceProvider extends ServiceProvider
 {
     public const DRIVER = 'redis_lock';
+
+    public function boot()
+    {
+        if ($this->app->bound('events') && class_exists(\RedisLock::class, false)) {
+            $app = $this->app;
+            WorkerScopes::listen($app['events'], static fn () => $app->bound('log') ? $app['log'] : null);
+        }
+    }
 
     public function register()
     {

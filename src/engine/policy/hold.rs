@@ -112,7 +112,7 @@ fn register(handle: Handle, mut lock: Held, ttl_ms: i64, outcome: &Outcome, term
             // Renewed, it is ours until released or lost (the watchdog says which).
             lock.expires = expiry_after(Duration::MAX);
         }
-        insert(handle, Arc::new(lock));
+        insert(handle, lock);
     }
 }
 

@@ -9,11 +9,13 @@ mod kinds;
 pub mod registry;
 mod renew;
 pub mod request_end;
+mod scope;
 pub mod watchdog;
 
 pub use hold::*;
 pub use registry::{expiry_after, held_here, mutex_handle, registered, registered_on, shared_handle, Held, Kind, Handle};
 pub use request_end::{forget_all, release_all};
+pub use scope::{begin_scope, end_scope, ScopeEnd};
 pub use watchdog::shutdown as shutdown_renewals;
 
 // The rest of the engine as the PHP faces see it: `src/php` names nothing of

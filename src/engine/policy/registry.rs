@@ -37,11 +37,14 @@ pub struct Held {
     /// Taken for an owner token of the caller's (the framework adapters):
     /// it lives until released or expired, not only as long as the request.
     pub outlives_request: bool,
+    /// The unit of work it was taken in (`scope.rs`): the innermost scope
+    /// open then, 0 for none (the request).
+    pub scope: u64,
 }
 
 impl Held {
     pub fn new(nodes: Vec<Node>, key: Vec<u8>, token: String, kind: Kind) -> Self {
-        Held { nodes, key, token, expires: Instant::now(), kind, count: 1, renewal: None, fence: None, outlives_request: false }
+        Held { nodes, key, token, expires: Instant::now(), kind, count: 1, renewal: None, fence: None, outlives_request: false, scope: 0 }
     }
 
     /// A RedisMutexLock's lock on `key`, on one node.
@@ -154,18 +157,24 @@ struct Registry {
     held: HashMap<Handle, Arc<Held>, BuildHasherDefault<Fnv>>,
     /// Size at which expired entries are next swept (amortised O(1) per insert).
     sweep_at: usize,
+    /// The scopes open now, outermost first; their ids only grow, so a lock
+    /// taken in a scope or in one nested in it has an id at least its own.
+    scopes: Vec<u64>,
+    last_scope: u64,
 }
 
 static HELD: PerProcess<Registry> = PerProcess::new();
 
-pub(super) fn insert(handle: Handle, held: Arc<Held>) {
+/// Registers `held`, taken in the innermost scope open now.
+pub(super) fn insert(handle: Handle, mut held: Held) {
     let replaced = HELD.with(|r| {
         if r.held.len() >= r.sweep_at {
             let now = Instant::now();
             r.held.retain(|_, h| h.expires > now);
             r.sweep_at = (r.held.len() * 2).max(64);
         }
-        r.held.insert(handle, held)
+        held.scope = r.scopes.last().copied().unwrap_or(0);
+        r.held.insert(handle, Arc::new(held))
     });
     // A lock taken again over the one registered (for the same owner token,
     // or after it was lost): the old one's renewal ends.
@@ -220,21 +229,57 @@ pub(super) fn entry_of(handle: &Handle, lock: &Held) -> Option<Arc<Held>> {
     registered(handle).filter(|h| h.same_lock(lock))
 }
 
-/// Empties the registry (request end, module shutdown).
+/// Empties the registry and closes every scope (request end, module shutdown).
 pub(super) fn clear() {
-    HELD.with(|r| r.held.clear());
+    HELD.with(|r| {
+        r.held.clear();
+        r.scopes.clear();
+    });
 }
 
-/// Empties the registry, returning the locks still held that belong to the
-/// request (not those taken for an owner token of the caller's).
+/// Empties the registry and closes every scope, returning the locks still
+/// held that belong to the request (not those taken for an owner token of
+/// the caller's).
 pub(super) fn take_request_locks() -> Vec<Arc<Held>> {
     let now = Instant::now();
-    HELD.with(|r| r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now && !h.outlives_request).collect())
+    HELD.with(|r| {
+        r.scopes.clear();
+        r.held.drain().map(|(_, h)| h).filter(|h| h.expires > now && !h.outlives_request).collect()
+    })
+}
+
+/// Opens a scope inside the innermost one open: its id.
+pub(super) fn open_scope() -> u64 {
+    HELD.with(|r| {
+        r.last_scope += 1;
+        r.scopes.push(r.last_scope);
+        r.last_scope
+    })
+}
+
+/// The innermost scope open, if any.
+pub(super) fn innermost_scope() -> Option<u64> {
+    HELD.with(|r| r.scopes.last().copied())
+}
+
+/// Closes scope `id` and the scopes opened inside it, if it is open, and
+/// takes every lock registered in them out of the registry (owner tokens'
+/// too, unexpired or not). `None` when `id` is not open.
+pub(super) fn close_scope(id: u64) -> Option<Vec<Arc<Held>>> {
+    HELD.with(|r| {
+        let at = r.scopes.iter().position(|&s| s == id)?;
+        r.scopes.truncate(at);
+        let handles: Vec<Handle> = r.held.iter().filter(|(_, h)| h.scope >= id).map(|(k, _)| k.clone()).collect();
+        Some(handles.iter().filter_map(|k| r.held.remove(k)).collect())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The registry is one per process: its tests take turns.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
     fn held(key: &str, expires: Instant) -> Held {
         Held { expires, ..Held::new(vec![], key.into(), key.into(), Kind::Quorum) }
@@ -242,12 +287,13 @@ mod tests {
 
     #[test]
     fn expired_locks_are_forgotten() {
+        let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
         let past = Instant::now() - Duration::from_millis(1);
         let future = Instant::now() + Duration::from_secs(60);
         for i in 0..1000 {
-            insert(Handle::RedLock(format!("gone{i}")), Arc::new(held("gone", past)));
+            insert(Handle::RedLock(format!("gone{i}")), held("gone", past));
         }
-        insert(Handle::RedLock("kept".into()), Arc::new(held("kept", future)));
+        insert(Handle::RedLock("kept".into()), held("kept", future));
         HELD.with(|r| assert!(r.held.len() < 200, "swept while growing: {}", r.held.len()));
         assert!(registered(&Handle::RedLock("gone999".into())).is_none());
         let kept = registered(&Handle::RedLock("kept".into())).expect("kept");
@@ -259,5 +305,31 @@ mod tests {
         forget(&handle, &kept);
         assert!(registered(&handle).is_none());
         assert!(expiry_after(Duration::from_millis(i64::MAX as u64)) > future, "a huge TTL does not overflow");
+    }
+
+    #[test]
+    fn a_scope_takes_what_was_registered_in_it_and_in_scopes_inside_it() {
+        let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+        clear();
+        let future = Instant::now() + Duration::from_secs(60);
+        let handle = |k: &str| Handle::RedLock(k.into());
+        insert(handle("before"), held("before", future));
+        let outer = open_scope();
+        insert(handle("outer"), held("outer", future));
+        let inner = open_scope();
+        assert!(inner > outer);
+        insert(handle("inner"), held("inner", future));
+        assert_eq!(registered(&handle("inner")).map(|h| h.scope), Some(inner));
+        assert_eq!(innermost_scope(), Some(inner));
+        let mut taken: Vec<Vec<u8>> = close_scope(outer).expect("open").iter().map(|h| h.key.clone()).collect();
+        taken.sort();
+        assert_eq!(taken, [b"inner".to_vec(), b"outer".to_vec()]);
+        assert_eq!(innermost_scope(), None, "the inner scope closed with it");
+        assert!(close_scope(inner).is_none() && close_scope(outer).is_none(), "closed scopes close once");
+        assert_eq!(registered(&handle("before")).map(|h| h.scope), Some(0), "a lock taken before is left");
+        let again = open_scope();
+        assert!(again > inner, "ids are never reused: a late close of an old scope closes nothing");
+        clear();
+        assert_eq!(innermost_scope(), None);
     }
 }

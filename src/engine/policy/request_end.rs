@@ -2,11 +2,14 @@
 //! concurrent round (after an uncaught exception, `exit()` or a fatal error
 //! too), or forgotten.
 
+use std::sync::Arc;
+
 use super::batch::Batch;
 use super::kinds::Parts;
-use super::registry;
+use super::registry::{self, Held};
 use super::watchdog;
 use crate::engine::net::conn::Limits;
+use crate::engine::round::quorum::quorum;
 use crate::engine::round::{Node, Vote};
 
 /// Forgets every registered lock without releasing it.
@@ -15,16 +18,23 @@ pub fn forget_all() {
     registry::clear();
 }
 
-/// Releases every lock still held, in one round: every server gets the
-/// releases of all its locks pipelined, all servers at once, so the whole
-/// costs at most one connect and one read timeout however many locks there
-/// are. The registry is empty afterwards (the request that owned them ended).
-/// Each release is its kind's own (`kinds/`).
+/// Releases every lock still held, in one round (`release_together`). The
+/// registry is empty afterwards and every scope closed (the request that
+/// owned them ended).
 pub fn release_all(limits: &Limits) {
     watchdog::stop_all();
-    let locks = registry::take_request_locks();
+    release_together(&registry::take_request_locks(), limits);
+}
+
+/// Releases `locks` in one round: every server gets the releases of all its
+/// locks pipelined, all servers at once, so the whole costs at most one
+/// connect and one read timeout however many locks there are. Each release
+/// is its kind's own (`kinds/`). Whether each release was answered by a
+/// majority of its nodes (given back, or found no longer ours: either way
+/// the lock is not ours now; else it ends with its TTL).
+pub(super) fn release_together(locks: &[Arc<Held>], limits: &Limits) -> Vec<bool> {
     if locks.is_empty() {
-        return;
+        return Vec::new();
     }
     let parts: Vec<Parts<'_>> = locks.iter().map(|l| Parts::of(&l.kind, &l.key, &l.token)).collect();
     let releases: Vec<_> = locks.iter().zip(&parts).map(|(lock, parts)| lock.kind.ops().release_request(lock.target(), parts)).collect();
@@ -37,8 +47,12 @@ pub fn release_all(limits: &Limits) {
     }
     // The waiters that a release let in (shared locks) are woken in one more
     // round (a waiter not woken finds its grant at its next look).
+    let mut answered = vec![0usize; locks.len()];
     let mut woken: Vec<(usize, usize, Vec<Vec<u8>>)> = Vec::new();
     for (server, i, vote) in batch.run(limits) {
+        if matches!(vote, Vote::Yes | Vote::No | Vote::Got(_)) {
+            answered[i] += 1;
+        }
         if let Vote::Got(reply) = vote {
             let members = locks[i].kind.ops().let_in_by(&reply);
             if !members.is_empty() {
@@ -55,4 +69,5 @@ pub fn release_all(limits: &Limits) {
         wake_batch.add(i, batch.node(*server), wake.as_ref());
     }
     wake_batch.run(limits);
+    locks.iter().zip(answered).map(|(lock, n)| n >= quorum(lock.nodes.len())).collect()
 }

@@ -1,0 +1,76 @@
+<?php
+
+declare(strict_types=1);
+
+namespace RedisLock\Laravel;
+
+use Illuminate\Contracts\Events\Dispatcher;
+use RedisLock\Internal\UnitScopes;
+
+/**
+ * Each queue job, and each Octane request, task and tick, is a unit of work
+ * (RedisLock::beginScope()/endScope(), docs/workers.md): what it leaves held
+ * is released when it ends, and its renewals stop, instead of staying held
+ * for as long as the worker lives. Registered by RedisLockServiceProvider.
+ *
+ * A job ends at whichever of its end events comes first: processed, failed,
+ * its exception, released after an exception, attempted (Laravel 11+), and
+ * timed out (before the worker kills itself with SIGKILL for --timeout: no
+ * finally block and no request end run after that). The worker stopping
+ * ends every unit still open. Octane's events are named by class, so Octane
+ * is not needed to install this. Locks a job left behind are logged as a
+ * warning when a logger is bound.
+ */
+final class WorkerScopes
+{
+    private const JOB_BEGINS = ['Illuminate\Queue\Events\JobProcessing'];
+
+    private const JOB_ENDS = [
+        'Illuminate\Queue\Events\JobProcessed',
+        'Illuminate\Queue\Events\JobFailed',
+        'Illuminate\Queue\Events\JobExceptionOccurred',
+        'Illuminate\Queue\Events\JobReleasedAfterException',
+        'Illuminate\Queue\Events\JobAttempted',
+        'Illuminate\Queue\Events\JobTimedOut',
+    ];
+
+    /** Octane: event class => [unit, begins?]; the unit is the event's property of that name. */
+    private const OCTANE = [
+        'Laravel\Octane\Events\RequestReceived' => ['request', true],
+        'Laravel\Octane\Events\RequestTerminated' => ['request', false],
+        'Laravel\Octane\Events\TaskReceived' => ['task', true],
+        'Laravel\Octane\Events\TaskTerminated' => ['task', false],
+        'Laravel\Octane\Events\TickReceived' => [null, true],
+        'Laravel\Octane\Events\TickTerminated' => [null, false],
+    ];
+
+    private const STOPS = ['Illuminate\Queue\Events\WorkerStopping', 'Laravel\Octane\Events\WorkerStopping'];
+
+    /** @param (\Closure(): mixed)|null $logger the application's logger, when it has one */
+    public static function listen(Dispatcher $events, ?\Closure $logger = null): UnitScopes
+    {
+        $scopes = new UnitScopes(static function (string $unit, array $left) use ($logger): void {
+            $log = $logger === null ? null : $logger();
+            if (is_object($log) && method_exists($log, 'warning')) {
+                $log->warning('redis_lock: a unit of work left locks behind; released at its end', ['unit' => $unit] + $left);
+            }
+        });
+        $job = static fn (object $event): int => spl_object_id($event->job);
+        foreach (self::JOB_BEGINS as $class) {
+            $events->listen($class, static fn (object $event) => $scopes->begin($job($event)));
+        }
+        foreach (self::JOB_ENDS as $class) {
+            $events->listen($class, static fn (object $event) => $scopes->end($job($event)));
+        }
+        foreach (self::OCTANE as $class => [$property, $begins]) {
+            $unit = static fn (object $event): int|string => $property === null ? 'octane tick' : spl_object_id($event->{$property});
+            $events->listen($class, $begins
+                ? static fn (object $event) => $scopes->begin($unit($event))
+                : static fn (object $event) => $scopes->end($unit($event)));
+        }
+        foreach (self::STOPS as $class) {
+            $events->listen($class, static fn () => $scopes->endAll());
+        }
+        return $scopes;
+    }
+}
