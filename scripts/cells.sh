@@ -34,8 +34,12 @@ cell_pkgs() {
     stable) p+=(valkey-server valkey-tools valkey-sentinel php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config php-illuminate-redis) ;;
     # composer: FrameworkBundle's container needs Composer\InstalledVersions.
     newest|next) p+=(valkey-server valkey-tools valkey-sentinel php-laravel-framework php-symfony-console php-symfony-messenger
-                     php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle composer) ;;
+                     php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle composer
+                     php-symfony-runtime php-symfony-redis-messenger) ;;
   esac
+  # phpredis for symfony's Redis transport (the workers' e2e test); sid has
+  # no build of it for experimental's PHP 8.5.
+  [[ $1 == newest ]] && p+=("php$php-redis")
   echo "${p[@]}"
 }
 # experimental: PHP 8.5, Redis 8.6, symfony 8.1, pinned by package name
