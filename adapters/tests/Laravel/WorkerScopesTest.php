@@ -108,4 +108,29 @@ final class WorkerScopesTest extends TestCase
         self::assertSame(0, $this->redis->command('EXISTS', $this->redisKey($this->name . '-2')));
         self::assertSame(['keys' => [], 'failed' => 0, 'owner_locks' => 0], \RedisLock::endScope(), 'nothing left open');
     }
+
+    /**
+     * Octane is not packaged for Debian: its events are declared here with
+     * Octane's constructor shapes (the listeners know them by class name only).
+     */
+    public function testOctaneRequestsAndTicksAreUnitsByTheirEventsClassNames(): void
+    {
+        if (!class_exists('Laravel\Octane\Events\RequestReceived')) {
+            eval('namespace Laravel\Octane\Events;
+                final class RequestReceived { public function __construct(public $app, public $sandbox, public $request) {} }
+                final class RequestTerminated { public function __construct(public $app, public $sandbox, public $request, public $response) {} }
+                final class TickReceived { public function __construct(public $app, public $sandbox) {} }
+                final class TickTerminated { public function __construct(public $app, public $sandbox) {} }');
+        }
+        $request = new \stdClass();
+        $this->events->dispatch(new \Laravel\Octane\Events\RequestReceived(null, null, $request));
+        self::assertTrue(\RedisMutexLock::lock($this->name, 0, 30));
+        $this->events->dispatch(new \Laravel\Octane\Events\TickReceived(null, null));
+        self::assertTrue(\RedisMutexLock::lock($this->name . '-tick', 0, 30));
+        $this->events->dispatch(new \Laravel\Octane\Events\TickTerminated(null, null));
+        self::assertSame(0, $this->redis->command('EXISTS', $this->redisKey($this->name . '-tick')), 'the tick\'s lock released at its end');
+        self::assertSame(1, $this->redis->command('EXISTS', $this->redisKey($this->name)), 'the request\'s lock still held');
+        $this->events->dispatch(new \Laravel\Octane\Events\RequestTerminated(null, null, $request, null));
+        self::assertSame(0, $this->redis->command('EXISTS', $this->redisKey($this->name)), 'the request\'s lock released at its end');
+    }
 }
