@@ -139,6 +139,9 @@ foreach (['0', '1'] as $renew) {
     $first = spawn('work', $renew, 'a', '8');
     check(spawn('push', 'a', 'LeakJob:k')->finish()[0] === ['pushed 1'], "a job pushed (auto_renew $renew)");
     $first->expect('leak took k: true');
+    // Released at the job's end (its exception), not by the worker's: it runs on.
+    $released = changed($redis, 'lock:k', $redis->get('lock:k') ?? '', 5.0);
+    check($released > 0, 'the failed job\'s lock was released at its end, while its worker runs on');
     check(spawn('push', 'b', 'ProbeJob:k')->finish()[0] === ['pushed 1'], 'a job for another worker pushed');
     [$lines] = spawn('work', $renew, 'b')->finish(30);
     check(($lines[0] ?? '') === 'probe k: true', "auto_renew $renew: the other worker's job got the lock the failed job left, while the first worker still runs: " . json_encode($lines));

@@ -101,6 +101,9 @@ foreach ([[], ['--no-reset']] as $options) {
     $first = spawn('consume', 'a', '8', ...$options);
     check(spawn('dispatch', TakeAndFail::class)->finish()[0] === ['dispatched'], "a message for the first worker ($how)");
     $first->expect('took k: true');
+    // Released at the message's end (its failure), not by the worker's: it runs on.
+    $released = changed($redis, 'lock:k', $redis->get('lock:k') ?? '', 5.0);
+    check($released > 0, "$how: the failed handler's lock was released at the message's end, while its worker runs on");
     check(spawn('dispatch', Probe::class)->finish()[0] === ['dispatched'], 'a message for another worker');
     $second = spawn('consume', 'b', '3');
     check($second->read(10)[0] === 'probe k: true', "$how: the other worker's handler got the lock the failed one left, while the first worker still runs");
