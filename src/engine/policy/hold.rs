@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::registry::{entry_of, expiry_after, forget, insert, registered, update, Held, Kind, Handle};
+use super::registry::{entry_of, expiry_after, forget, held_here, insert, registered, update, Held, Kind, Handle};
 use super::watchdog::{self, Lost, Renewal};
 use crate::engine::error::{Acked, Cause, NodeError};
 use crate::engine::features::lease::Patience;
@@ -295,7 +295,7 @@ pub fn inspect(handle: &Handle, node: &Node, key: &[u8], limits: &Limits) -> Res
     let probe = Held::quorum(vec![node.clone()], key.to_vec(), String::new());
     let seen = Seen::parse(&ask(&probe, Ask::Inspect { base: &base }, limits)?).map_err(|_| Failure::Unexpected)?;
     // A lock taken for an owner token is the owner's, not this process' (as `release()` sees it).
-    let mine = registered(handle).filter(|h| !h.outlives_request && h.nodes.first().is_some_and(|n| n.server == node.server));
+    let mine = held_here(handle, &node.server);
     let lost = mine.as_ref().is_some_and(|h| h.is_lost());
     let held = !lost && mine.as_ref().is_some_and(|h| seen.value.as_deref() == Some(h.token.as_bytes()));
     Ok(Inspection { count: mine.map_or(0, |h| h.count), lost, held, seen })

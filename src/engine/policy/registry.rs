@@ -269,8 +269,7 @@ pub(super) fn close_scope(id: u64) -> Option<Vec<Arc<Held>>> {
     HELD.with(|r| {
         let at = r.scopes.iter().position(|&s| s == id)?;
         r.scopes.truncate(at);
-        let handles: Vec<Handle> = r.held.iter().filter(|(_, h)| h.scope >= id).map(|(k, _)| k.clone()).collect();
-        Some(handles.iter().filter_map(|k| r.held.remove(k)).collect())
+        Some(r.held.extract_if(|_, h| h.scope >= id).map(|(_, h)| h).collect())
     })
 }
 

@@ -42,7 +42,8 @@ pub fn end_scope(id: Option<u64>, limits: &Limits) -> ScopeEnd {
     }
     let now = std::time::Instant::now();
     let (owners, ours): (Vec<_>, Vec<_>) = taken.into_iter().partition(|lock| lock.outlives_request);
-    let held: Vec<_> = ours.into_iter().filter(|lock| lock.expires > now || lock.renewal.is_some()).collect();
+    // (A renewed lock's expiry is "never": the watchdog says when it is lost.)
+    let held: Vec<_> = ours.into_iter().filter(|lock| lock.expires > now).collect();
     let failed = release_together(&held, limits).into_iter().filter(|&answered| !answered).count();
     ScopeEnd { keys: held.iter().map(|lock| lock.key.clone()).collect(), failed, owner_locks: owners.len() }
 }
