@@ -127,7 +127,7 @@ deb=$REDIS_LOCK_PKG_TEST_DEB
 if [[ $REDIS_LOCK_PKG_TEST_INNER == sandbox ]]; then
   tmp=$REDIS_LOCK_PKG_TEST_TMP
   n=0
-  for dir in /etc/php /usr/lib/php /usr/share/doc /var/lib/dpkg /var/lib/php /var/log /usr/bin /usr/local/bin; do
+  for dir in /etc/php /usr/lib/php /usr/share/doc /var/lib/dpkg /var/lib/php /var/log /usr/bin /usr/local/bin /etc/alternatives; do
     [[ -d $dir ]] || continue
     n=$((n + 1))
     mkdir -p "$tmp/ov$n/upper" "$tmp/ov$n/work"
@@ -159,7 +159,7 @@ snapshot() {
   find /etc/php "$ext_dir" /var/lib/php/modules -printf '%y %m %p -> %l\n' 2>/dev/null | LC_ALL=C sort
   find /etc/php -type f -exec md5sum {} + | LC_ALL=C sort -k2
   find /usr/share/doc -maxdepth 1 -name "$package*"
-  ls -l "$deb_cli" "$make_cli" 2>/dev/null || true
+  ls -l "$deb_cli" "$make_cli" /etc/alternatives/redis-lock /var/lib/dpkg/alternatives/redis-lock 2>/dev/null || true
   ls /var/lib/dpkg/info/ | grep -F "$package" || true
   echo "php -m: $("$php" -m 2>&1 | tr '\n' ' ')"
   if command -v "$fpm" >/dev/null; then echo "$fpm -m: $("$fpm" -m 2>&1 | tr '\n' ' ')"; fi

@@ -10,7 +10,7 @@ foreach ([
     [], ['frobnicate'], ['list', '--bogus'], ['list', '--server'], ['--server', 'redis://:s3cret@[::1', 'list'],
     ['--server', 'mysql://x', 'list'], ['--timeout', '0', 'list'], ['--timeout', 'soon', 'list'], ['list', '--limit', '0'], ['list', 'a', 'b'],
     ['show'], ['show', ''], ['release', 'k'], ['release', 'k', '--owner', 't', '--force'], ['evict', 'k'], ['show', 'k', '--interval', '1'],
-    ['top', '--json'], ['list', '--json=maybe'],
+    ['top', '--json'], ['list', '--json=maybe'], ['top'],
 ] as $args) {
     $r = rl_cli($args);
     printf("%-48s exit %d %s| out %s\n", json_encode($args), $r['status'], str_replace("\nTry 'redis-lock --help'.\n", ' ', $r['err']), json_encode($r['out']));
@@ -56,6 +56,7 @@ printf("stopped server: exit %d in time %s: %s", $r['status'], json_encode($secs
 ["show","k","--interval","1"]                    exit 2 redis-lock: --interval does not apply to 'show' | out ""
 ["top","--json"]                                 exit 2 redis-lock: --json does not apply to 'top' | out ""
 ["list","--json=maybe"]                          exit 2 redis-lock: --json takes no value, 'maybe' given | out ""
+["top"]                                          exit 2 redis-lock: top needs a terminal (stdin is not one); use list | out ""
 --version: exit 0 redis-lock %d.%d.%d
 --help: exit 0, names every command: true
 ["list"] against a server that is down: exit 3: redis-lock: server error: redis://127.0.0.1:PORT: Redis at 127.0.0.1:PORT: cannot connect: %s

@@ -13,7 +13,7 @@ mod table;
 mod term;
 mod top;
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use args::{Command, Usage};
@@ -45,6 +45,7 @@ fn run(argv: &[String]) -> u8 {
     match command {
         Command::List { pattern, json, limit } => list(&ctx, &pattern, json, limit),
         Command::Show { key, json } => show(&ctx, &key, json),
+        Command::Top { .. } if !io::stdin().is_terminal() => usage("top needs a terminal (stdin is not one); use list"),
         Command::Top { pattern, interval, limit } => match top::run(&ctx, &pattern, interval, limit) {
             Ok(()) => OK,
             Err(e) => {
