@@ -7,12 +7,14 @@ redis-lock list and show: locks held and waited for by PHP processes (a mutex wi
 require __DIR__ . '/../inc/cli.inc';
 
 $redis = RedisServer::start();
+ini_set('redis_lock.server', $redis->dsn());
 $srv = ['--server', $redis->dsn()];
 $node = "127.0.0.1:{$redis->port}";
 $a = new RlActor($redis);
 $b = new RlActor($redis);
 $pid = rl_actor_pids(['a' => $a, 'b' => $b]);
 $a->call('RedisLock::setLabel', 'job-a');
+$b->call('RedisLock::setLabel', 'job-b');
 $t0 = microtime(true);
 $took = [$a->result('RedisMutexLock::lock', 'orders:42', 0, 30), $a->result('RedisReadWriteLock::lockRead', 'doc', 0, 30),
     $b->result('RedisReadWriteLock::lockRead', 'doc', 0, 30), $a->result('RedisSemaphore::acquire', 'pool', 2, 0, 30),
@@ -20,7 +22,9 @@ $took = [$a->result('RedisMutexLock::lock', 'orders:42', 0, 30), $a->result('Red
 echo "taken: ", json_encode($took), "\n";
 $waiters = [];
 foreach (['c' => ['RedisMutexLock::lock', 'orders:42', 20, 30], 'd' => ['RedisMutexLock::lock', 'orders:42', 20, 30],
-          'e' => ['RedisReadWriteLock::lockWrite', 'doc', 20, 30], 'f' => ['RedisSemaphore::acquire', 'pool', 2, 20, 30]] as $name => [$m, $key, ...$args]) {
+          'e' => ['RedisReadWriteLock::lockWrite', 'doc', 20, 30], 'f' => ['RedisSemaphore::acquire', 'pool', 2, 20, 30]] as $name => $call) {
+    [$m, $key] = $call;
+    $args = array_slice($call, 2);
     $w = new RlActor($redis);
     $pid[$w->result('getmypid')] = $name;
     $w->call('RedisLock::setLabel', "job-$name");
@@ -89,13 +93,13 @@ orders:42: fields key,redis_key,kind,node,ttl_ms,fence,holders,waiters
   waiter 2: d label job-d mode null, fields token,host,pid,label,waited_ms,place_ms,mode, waited ok true, place ok true
 doc: fields key,redis_key,kind,node,ttl_ms,fence,holders,waiters
   redis_key lock:doc, node ok true, ttl_ms ok true, fence true
-  holder %s label %s mode "read" weight null limit null: host ok true, since ok true, ttl ok true, token ok true
-  holder %s label %s mode "read" weight null limit null: host ok true, since ok true, ttl ok true, token ok true
+  holder %s label job-%s mode "read" weight null limit null: host ok true, since ok true, ttl ok true, token ok true
+  holder %s label job-%s mode "read" weight null limit null: host ok true, since ok true, ttl ok true, token ok true
   waiter 1: e label job-e mode "write", fields token,host,pid,label,waited_ms,place_ms,mode, waited ok true, place ok true
 pool: fields key,redis_key,kind,node,ttl_ms,fence,holders,waiters
   redis_key lock:pool, node ok true, ttl_ms ok true, fence true
-  holder %s label %s mode null weight 1 limit 2: host ok true, since ok true, ttl ok true, token ok true
-  holder %s label %s mode null weight 1 limit 2: host ok true, since ok true, ttl ok true, token ok true
+  holder %s label job-%s mode null weight 1 limit 2: host ok true, since ok true, ttl ok true, token ok true
+  holder %s label job-%s mode null weight 1 limit 2: host ok true, since ok true, ttl ok true, token ok true
   waiter 1: f label job-f mode null, fields token,host,pid,label,waited_ms,place_ms,mode, waited ok true, place ok true
 list: exit 0, header: KEY KIND HOLDER AGE TTL WAITERS LONGEST WAIT
   orders:42 mutex %s:PID[job-a] waiters 2

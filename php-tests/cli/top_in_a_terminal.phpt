@@ -48,7 +48,8 @@ $rows = function (string $s): array {
 $keys = fn (array $rows) => implode(',', array_column($rows, 0));
 
 RedisMutexLock::lock('old', 0, 60);
-$loop = '<?php $end = microtime(true) + 12; while (microtime(true) < $end) { try { if (RedisMutexLock::lock("hot", 5, 5)) { usleep(150000); RedisMutexLock::release("hot"); } } catch (RedisLockException) { usleep(50000); } }';
+$stop = rl_tmpdir('rl-cli') . '/stop';
+$loop = '<?php $end = microtime(true) + 20; while (microtime(true) < $end && !file_exists(' . var_export($stop, true) . ')) { try { if (RedisMutexLock::lock("hot", 5, 5)) { usleep(150000); RedisMutexLock::release("hot"); } } catch (RedisLockException) { usleep(50000); } }';
 $workers = [];
 foreach (range(1, 3) as $i) {
     $workers[] = new PhpChild($loop, ['redis_lock.server' => $redis->dsn()]);
@@ -63,7 +64,8 @@ echo "by waiters: ", $keys($r), "; hot has waiters: ", json_encode($r[0][1] >= 1
 $tmux('send-keys', '-t', 'cli', 'a');
 echo "by age: ", $keys($rows($until('/sorted by age.*\n(.*\n)*old +mutex .*\n(.*\n)*hot +mutex/'))), "\n";
 $selected = function () use ($screen): string {
-    return preg_match('/\e\[7m(\S+)/', $screen(true), $m) ? $m[1] : 'none';
+    // tmux writes reverse video as 7 alone or among other attributes (…;7m), never 27 (its end).
+    return preg_match('/\e\[(?:[\d;]*;)?7m(?:\e\[[\d;]*m)*([^\s\e]+)/', $screen(true), $m) ? $m[1] : 'none';
 };
 $tmux('send-keys', '-t', 'cli', 'j');
 echo "j selects: ", rl_eventually($selected, 'hot', 3), "\n";
@@ -84,8 +86,9 @@ $tmux('send-keys', '-t', 'cli', 'y');
 $until('/^released old/m');
 echo "y: released, old in Redis: ", json_encode($redis->cmd('EXISTS', 'lock:old')), ", on screen: ", $keys($rows($screen())), "\n";
 
+touch($stop);
 foreach ($workers as $w) {
-    $w->wait(15);
+    $w->wait(5);
 }
 $redis->kill();
 $s = $until('/^server error: /m');
@@ -103,12 +106,12 @@ $restored = function () use ($tmux, $until): string {
     return trim($m[1] ?? 'nothing');
 };
 $tmux('send-keys', '-t', 'cli', 'q');
-$until('/^rl\$ $/m');
+$until('/^rl\$\s*$/m');
 echo "q quits, terminal: ", $restored(), "\n";
 $tmux('send-keys', '-t', 'cli', rl_cli_path() . ' --server ' . $redis->dsn() . ' top', 'Enter');
 $until('/sorted by waiters/');
 $tmux('send-keys', '-t', 'cli', 'C-c');
-$until('/^rl\$ $/m');
+$until('/^rl\$\s*$/m');
 echo "Ctrl-C quits, terminal: ", $restored(), "\n";
 ?>
 --EXPECTF--

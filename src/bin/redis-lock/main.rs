@@ -7,7 +7,6 @@
 mod args;
 mod json;
 mod listing;
-mod listing_stub;
 mod ops;
 mod table;
 mod term;
@@ -141,7 +140,6 @@ fn show(ctx: &Ctx, key: &str, json: bool) -> u8 {
 /// One lock for people: its facts, each holder, each waiter in queue order
 /// (with the tokens that `release --owner` and `evict` take).
 fn describe(info: &listing::LockInfo, prefix_len: usize, now: i64) -> String {
-    let opt = |v: Option<i64>| v.map_or_else(|| "-".to_owned(), |v| v.to_string());
     let ttl = match info.ttl_ms {
         Some(-1) => "none (no expiry)".to_owned(),
         Some(ms) => format!("{} ({ms} ms)", table::duration(ms)),
@@ -165,7 +163,8 @@ fn describe(info: &listing::LockInfo, prefix_len: usize, now: i64) -> String {
         if let (Some(weight), Some(limit)) = (h.weight, h.limit) {
             s.push_str(&format!("  weight {weight} of {limit}"));
         }
-        s.push_str(&format!("  held {}  ttl {}  token {}\n", age.unwrap_or_else(|| "-".into()), opt(h.ttl_ms), h.token));
+        let ttl = h.ttl_ms.map_or_else(|| "-".to_owned(), |ms| if ms < 0 { "none".to_owned() } else { table::duration(ms) });
+        s.push_str(&format!("  held {}  ttl {ttl}  token {}\n", age.unwrap_or_else(|| "-".into()), h.token));
     }
     s.push_str(&format!("waiters   {}", info.waiters.len()));
     for (n, w) in info.waiters.iter().enumerate() {

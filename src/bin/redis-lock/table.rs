@@ -52,7 +52,8 @@ impl Order {
     }
 }
 
-/// Sorts `rows` as `order` says; ties by key, so the order stays put between refreshes.
+/// Sorts `rows` as `order` says; ties by key, then in `--server` order, so
+/// the order stays put between refreshes.
 pub fn sort(rows: &mut [Row<'_>], order: Order) {
     let age = |r: &Row<'_>| r.age_ms.unwrap_or(-1);
     rows.sort_by(|a, b| {
@@ -60,7 +61,7 @@ pub fn sort(rows: &mut [Row<'_>], order: Order) {
             Order::Waiters => b.waiters.cmp(&a.waiters).then(age(b).cmp(&age(a))),
             Order::Age => age(b).cmp(&age(a)).then(b.waiters.cmp(&a.waiters)),
         };
-        by.then_with(|| a.info.key.cmp(&b.info.key)).then_with(|| a.info.node.cmp(&b.info.node))
+        by.then_with(|| a.info.key.cmp(&b.info.key)).then(a.server.cmp(&b.server)).then_with(|| a.info.node.cmp(&b.info.node))
     });
 }
 
