@@ -56,6 +56,13 @@ foreach ($locks as $l) {
     }
 }
 
+// The same fields, names and facts as RedisLock::locks() (but for the clocks).
+$stable = fn (array $l) => [array_keys($l), $l['key'], $l['redis_key'], $l['kind'], $l['node'], $l['fence'], $l['queued'],
+    array_map(fn ($h) => [array_keys($h), $h['token'], $h['host'], $h['pid'], $h['label'], $h['mode'], $h['weight'], $h['limit'], round($h['since'], 3)], $l['holders']),
+    array_map(fn ($w) => [array_keys($w), $w['token'], $w['host'], $w['pid'], $w['label'], $w['mode']], $l['waiters'])];
+$php = array_column(RedisLock::locks('*'), null, 'key');
+echo "as RedisLock::locks(): ", json_encode(array_map($stable, $locks) === array_map(fn ($l) => $stable($php[$l['key']] ?? []), $locks)), "\n";
+
 $table = rl_cli([...$srv, 'list']);
 $lines = explode("\n", rtrim($table['out']));
 echo "list: exit {$table['status']}, header: ", preg_replace('/\s+/', ' ', $lines[0]), "\n";
@@ -86,21 +93,22 @@ $rl->unlock($lock);
 --EXPECTF--
 taken: [true,true,true,true,true]
 list --json: orders:42(mutex, 1 holding, 2 waiting) doc(read-write, 2 holding, 1 waiting) pool(semaphore, 2 holding, 1 waiting)
-orders:42: fields key,redis_key,kind,node,ttl_ms,fence,holders,waiters
+orders:42: fields key,redis_key,kind,node,ttl_ms,fence,holders,waiters,queued
   redis_key lock:orders:42, node ok true, ttl_ms ok true, fence true
   holder a label job-a mode null weight null limit null: host ok true, since ok true, ttl ok true, token ok true
   waiter 1: c label job-c mode null, fields token,host,pid,label,waited_ms,place_ms,mode, waited ok true, place ok true
   waiter 2: d label job-d mode null, fields token,host,pid,label,waited_ms,place_ms,mode, waited ok true, place ok true
-doc: fields key,redis_key,kind,node,ttl_ms,fence,holders,waiters
+doc: fields key,redis_key,kind,node,ttl_ms,fence,holders,waiters,queued
   redis_key lock:doc, node ok true, ttl_ms ok true, fence true
   holder %s label job-%s mode "read" weight null limit null: host ok true, since ok true, ttl ok true, token ok true
   holder %s label job-%s mode "read" weight null limit null: host ok true, since ok true, ttl ok true, token ok true
   waiter 1: e label job-e mode "write", fields token,host,pid,label,waited_ms,place_ms,mode, waited ok true, place ok true
-pool: fields key,redis_key,kind,node,ttl_ms,fence,holders,waiters
+pool: fields key,redis_key,kind,node,ttl_ms,fence,holders,waiters,queued
   redis_key lock:pool, node ok true, ttl_ms ok true, fence true
   holder %s label job-%s mode null weight 1 limit 2: host ok true, since ok true, ttl ok true, token ok true
   holder %s label job-%s mode null weight 1 limit 2: host ok true, since ok true, ttl ok true, token ok true
   waiter 1: f label job-f mode null, fields token,host,pid,label,waited_ms,place_ms,mode, waited ok true, place ok true
+as RedisLock::locks(): true
 list: exit 0, header: KEY KIND HOLDER AGE TTL WAITERS LONGEST WAIT
   orders:42 mutex %s:PID[job-a] waiters 2
   doc read-write %s:PID[%s] +1 waiters 1

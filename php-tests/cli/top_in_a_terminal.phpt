@@ -84,7 +84,7 @@ $tmux('send-keys', '-t', 'cli', 'r');
 $until('/^Release old/m');
 $tmux('send-keys', '-t', 'cli', 'y');
 $until('/^released old/m');
-echo "y: released, old in Redis: ", json_encode($redis->cmd('EXISTS', 'lock:old')), ", on screen: ", $keys($rows($screen())), "\n";
+echo "y: released, old in Redis: ", json_encode($redis->cmd('EXISTS', 'lock:old')), ", old on screen: ", json_encode(in_array('old', array_column($rows($screen()), 0), true)), "\n";
 
 touch($stop);
 foreach ($workers as $w) {
@@ -122,7 +122,7 @@ k selects: old
 by waiters again: hot,old
 r asks: Release old on DSN (forced, whoever holds it)? y/n
 n: not released, old still there: 1
-y: released, old in Redis: 0, on screen: hot
+y: released, old in Redis: 0, old on screen: false
 server killed: server error: DSN: Redis at %s: cannot connect: %s
 server back: status cleared true, shows back: true
 q quits, terminal: isig icanon echo

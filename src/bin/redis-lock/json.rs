@@ -69,8 +69,8 @@ impl<'o> Object<'o> {
     }
 }
 
-/// The contract's entry: key (without the prefix), redis_key, kind, node,
-/// ttl_ms, fence, holders, waiters (queue order).
+/// `RedisLock::locks()`'s entry: key (without the prefix), redis_key, kind,
+/// node, ttl_ms, fence, holders, waiters (queue order), queued.
 pub fn lock(info: &LockInfo, prefix_len: usize) -> String {
     let mut out = String::with_capacity(256);
     let mut o = Object::open(&mut out);
@@ -82,6 +82,7 @@ pub fn lock(info: &LockInfo, prefix_len: usize) -> String {
     o.int("fence", info.fence);
     array(o.key("holders"), &info.holders, holder);
     array(o.key("waiters"), &info.waiters, waiter);
+    o.int("queued", Some(info.queued));
     o.close();
     out
 }

@@ -24,7 +24,8 @@ impl<'a> Row<'a> {
             info,
             server,
             age_ms: since.map(|s| now_ms.saturating_sub(i64::try_from(s).unwrap_or(i64::MAX)).max(0)),
-            waiters: info.waiters.len(),
+            // All that wait (the listing shows the first of a long queue only).
+            waiters: usize::try_from(info.queued).unwrap_or(usize::MAX).max(info.waiters.len()),
             longest_wait_ms: info.waiters.iter().filter_map(|w| w.waited_ms).max(),
         }
     }
