@@ -34,6 +34,9 @@ use Illuminate\Support\ServiceProvider;
  * prefix . the cache prefix; Laravel 8 to 10 add ":" after a non-empty cache
  * prefix), Cache::store('redis_lock')->lock($name) and the `redis` store's
  * lock($name) are the same Redis key. See docs/migration.md.
+ *
+ * With an event dispatcher bound, the stores' locks dispatch the events of
+ * Events\ to whoever listens for them (docs/operating-laravel.md).
  */
 class RedisLockServiceProvider extends ServiceProvider
 {
@@ -53,14 +56,18 @@ class RedisLockServiceProvider extends ServiceProvider
             // Not static: CacheManager::extend() binds the creator to itself.
             $manager->extend(self::DRIVER, function ($app, array $config) use ($manager) {
                 $cache = $config['cache'] ?? null;
-
-                return $manager->repository(new NativeLockStore(
+                $store = new NativeLockStore(
                     $config['server'] ?? null,
                     (string) ($config['prefix'] ?? ''),
                     (int) ($config['lease'] ?? NativeLock::LEASE_SECONDS),
                     $cache === null ? null : static fn () => $manager->store($cache),
                     isset($config['key_prefix']) ? (string) $config['key_prefix'] : null,
-                ));
+                );
+                if ($app->bound('events')) {
+                    $store->setLockEventDispatcher($app['events']);
+                }
+
+                return $manager->repository($store);
             });
         });
     }

@@ -6,6 +6,7 @@ namespace RedisLock\Laravel;
 
 use Illuminate\Contracts\Events\Dispatcher;
 use RedisLock\Internal\UnitScopes;
+use RedisLock\Laravel\Events\LocksLeaked;
 
 /**
  * Each queue job, and each Octane request, task and tick, is a unit of work
@@ -19,7 +20,8 @@ use RedisLock\Internal\UnitScopes;
  * finally block and no request end run after that). The worker stopping
  * ends every unit still open. Octane's events are named by class, so Octane
  * is not needed to install this. Locks a job left behind are logged as a
- * warning when a logger is bound.
+ * warning when a logger is bound, and dispatched as a LocksLeaked event when
+ * something listens for it.
  */
 final class WorkerScopes
 {
@@ -49,10 +51,13 @@ final class WorkerScopes
     /** @param (\Closure(): mixed)|null $logger the application's logger, when it has one */
     public static function listen(Dispatcher $events, ?\Closure $logger = null): UnitScopes
     {
-        $scopes = new UnitScopes(static function (string $unit, array $left) use ($logger): void {
+        $scopes = new UnitScopes(static function (string $unit, array $left) use ($logger, $events): void {
             $log = $logger === null ? null : $logger();
             if (is_object($log) && method_exists($log, 'warning')) {
                 $log->warning('redis_lock: a unit of work left locks behind; released at its end', ['unit' => $unit] + $left);
+            }
+            if ($left['keys'] !== [] && $events->hasListeners(LocksLeaked::class)) {
+                $events->dispatch(new LocksLeaked($left['keys'], $unit, $left['failed']));
             }
         });
         $job = static fn (object $event): int => spl_object_id($event->job);
