@@ -35,8 +35,10 @@ use Illuminate\Support\ServiceProvider;
  * prefix), Cache::store('redis_lock')->lock($name) and the `redis` store's
  * lock($name) are the same Redis key. See docs/migration.md.
  *
- * With an event dispatcher bound, the stores' locks dispatch the events of
- * Events\ to whoever listens for them (docs/operating-laravel.md).
+ * In the console (Laravel 9+), it registers the artisan commands
+ * redis-lock:list, redis-lock:show and redis-lock:release (Console\, see
+ * docs/operating-laravel.md). With an event dispatcher bound, the stores'
+ * locks dispatch the events of Events\ to whoever listens for them.
  */
 class RedisLockServiceProvider extends ServiceProvider
 {
@@ -47,6 +49,11 @@ class RedisLockServiceProvider extends ServiceProvider
         if ($this->app->bound('events') && class_exists(\RedisLock::class, false)) {
             $app = $this->app;
             WorkerScopes::listen($app['events'], static fn () => $app->bound('log') ? $app['log'] : null);
+        }
+        // Laravel 9+'s console (its output components); not on a plain container.
+        if (class_exists(\Illuminate\Console\View\Components\Factory::class)
+            && method_exists($this->app, 'runningInConsole') && $this->app->runningInConsole()) {
+            $this->commands([Console\ListLocksCommand::class, Console\ShowLockCommand::class, Console\ReleaseLockCommand::class]);
         }
     }
 
