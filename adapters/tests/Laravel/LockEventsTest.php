@@ -127,17 +127,37 @@ final class LockEventsTest extends TestCase
         $this->assertSame([], $this->heard, 'not taken by that object: nothing lost');
     }
 
-    public function testAJobThatLeftALockBehindIsReported(): void
+    public function testAJobThatLeftALockBehindIsReportedByNameAndItsLocksCarryItsLabel(): void
     {
-        $job = new \stdClass();
+        // A queue job as Laravel's Worker hands it to the events (its name and id).
+        $job = new class () {
+            public function resolveName(): string
+            {
+                return 'App\Jobs\Report';
+            }
+
+            public function getJobId(): string
+            {
+                return '42';
+            }
+        };
         $this->app['events']->dispatch(new JobProcessing('redis', $job));
         $this->assertTrue(\RedisMutexLock::lock($this->name, 0, 30));
         $this->assertTrue($this->app['cache']->lock($this->name . '-owner', 30)->get(), 'an owner-token lock: not a leak');
+        if (method_exists(\RedisLock::class, 'describe')) {
+            $this->assertSame('Report-42', \RedisLock::describe($this->name)['holders'][0]['label'], 'the job\'s lock says which job holds it');
+        }
         $this->app['events']->dispatch(new JobProcessed('redis', $job));
         $this->assertCount(1, $this->heard);
         $this->assertInstanceOf(LocksLeaked::class, $this->heard[0]);
         $this->assertSame([$this->redisKey($this->name)], $this->heard[0]->keys);
+        $this->assertSame('job App\Jobs\Report (42)', $this->heard[0]->unit);
         $this->assertSame(0, $this->heard[0]->failed);
         $this->assertFalse($this->redis->exists($this->redisKey($this->name)), 'released at the job\'s end');
+        if (method_exists(\RedisLock::class, 'describe')) {
+            $this->assertTrue(\RedisMutexLock::lock($this->name, 0, 30));
+            $this->assertNull(\RedisLock::describe($this->name)['holders'][0]['label'], 'after the job, no label');
+            \RedisMutexLock::release($this->name);
+        }
     }
 }
