@@ -6,6 +6,7 @@
 mod batch;
 pub mod hold;
 mod kinds;
+mod metrics;
 pub mod registry;
 mod renew;
 pub mod request_end;
@@ -14,6 +15,10 @@ pub mod watchdog;
 
 pub use hold::*;
 pub use registry::{expiry_after, held_here, mutex_handle, registered, registered_on, shared_handle, Held, Kind, Handle};
+pub use metrics::{
+    render as metrics_text, snapshot as metrics_snapshot, start as start_metrics, status as metrics_status, Hist, SeriesCounts,
+    BUCKETS_MS, MAX_PATTERNS, TABLE_BYTES as METRICS_TABLE_BYTES,
+};
 pub use request_end::{forget_all, release_all};
 pub use scope::{begin_scope, end_scope, ScopeEnd};
 pub use watchdog::shutdown as shutdown_renewals;
