@@ -26,8 +26,10 @@ pub const AUTO_RENEW: &CStr = c"redis_lock.auto_renew";
 pub const MAX_HOLD: &CStr = c"redis_lock.max_hold";
 pub const WAIT_REPLICAS: &CStr = c"redis_lock.wait_replicas";
 pub const WAIT_TIMEOUT: &CStr = c"redis_lock.wait_timeout";
+/// Read once at module startup (the counters' series are fixed then): php.ini only.
+pub const METRICS_PATTERNS: &CStr = c"redis_lock.metrics_patterns";
 
-static ENTRIES: IniEntryDefs<12> = IniEntryDefs::new([
+static ENTRIES: IniEntryDefs<13> = IniEntryDefs::new([
     entry(SERVER, c"redis://127.0.0.1:6379", Some(display_redacted)),
     entry(PREFIX, c"lock:", None),
     entry(CONNECT_TIMEOUT, c"1", None),
@@ -39,6 +41,7 @@ static ENTRIES: IniEntryDefs<12> = IniEntryDefs::new([
     entry(MAX_HOLD, c"0", None),
     entry(WAIT_REPLICAS, c"0", None),
     entry(WAIT_TIMEOUT, c"1", None),
+    system_entry(METRICS_PATTERNS, c""),
     IniEntryDef::end(),
 ]);
 
@@ -49,6 +52,13 @@ const fn entry(name: &'static CStr, default: &'static CStr, displayer: Option<Di
     // Values are read when used; a handler must exist for ini_restore() to work.
     def.on_modify = Some(accept);
     def.displayer = displayer;
+    def
+}
+
+/// A setting only php.ini (or `-d`) sets, read once at module startup.
+const fn system_entry(name: &'static CStr, default: &'static CStr) -> IniEntryDef {
+    let mut def = IniEntryDef::new(name, default, IniEntryPermission::System);
+    def.on_modify = Some(accept);
     def
 }
 
