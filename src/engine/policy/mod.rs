@@ -6,6 +6,7 @@
 mod batch;
 pub mod hold;
 mod kinds;
+mod listing;
 mod metrics;
 pub mod registry;
 mod renew;
@@ -20,6 +21,8 @@ pub use metrics::{
     BUCKETS_MS, MAX_PATTERNS, TABLE_BYTES as METRICS_TABLE_BYTES,
 };
 pub use request_end::{forget_all, release_all};
+pub use listing::{describe, evict, list, Listing};
+pub use crate::engine::features::listing::{Holder as ListedHolder, ListedKind, LockInfo, Waiter};
 pub use scope::{begin_scope, end_scope, ScopeEnd};
 pub use watchdog::shutdown as shutdown_renewals;
 
@@ -30,7 +33,7 @@ pub use crate::engine::features::lease::Patience;
 pub use crate::engine::features::ownership::Holder;
 pub use crate::engine::features::replicas::Replicas;
 pub use crate::engine::features::shared::{Claim, Holds, Mode, Take};
-pub use crate::engine::features::token::{new_owner, new_token};
+pub use crate::engine::features::token::{label_of, label_or, new_owner, new_token, set_label, MAX_LABEL};
 pub use crate::engine::net::conn::Limits;
 pub use crate::engine::net::dsn::{parse_port, redact, Server, MAX_REPLICAS, NUL_BYTES};
 pub use crate::engine::net::wait::{set_interrupt_check, set_quiet};
