@@ -49,8 +49,7 @@ pub fn acquire(handle: Handle, mut lock: Held, ttl_ms: i64, patience: Patience, 
     let (outcome, kind) = lock.kind.ops().acquire(&lock.target(), ttl_ms, patience, limits);
     lock.kind = kind;
     let outcome = replicated(&lock, outcome, terms.replicas, limits);
-    metrics::acquired(&lock.kind, &lock.key, patience, &outcome, began);
-    lock.taken = Instant::now();
+    lock.taken = metrics::acquired(&lock.kind, &lock.key, patience, &outcome, began);
     if !lock.outlives_request || lock.kind.ops().registers_owner_locks() {
         register(handle, lock, ttl_ms, &outcome, terms, limits);
     }

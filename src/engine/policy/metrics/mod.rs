@@ -76,9 +76,11 @@ pub fn acquiring() -> Instant {
     Instant::now()
 }
 
-/// An acquisition of `key` as `kind` that began at `began` ended with `outcome`.
-/// A refusal after a wait is a timeout; one without (a single try) is "busy".
-pub fn acquired(kind: &Kind, key: &[u8], patience: Patience, outcome: &Outcome, began: Instant) {
+/// An acquisition of `key` as `kind` that began at `began` ended with `outcome`;
+/// when (read once, for the hold time too). A refusal after a wait is a
+/// timeout; one without (a single try) is "busy".
+pub fn acquired(kind: &Kind, key: &[u8], patience: Patience, outcome: &Outcome, began: Instant) -> Instant {
+    let now = Instant::now();
     let s = series(kind, key);
     let note = take_note();
     match outcome {
@@ -90,7 +92,7 @@ pub fn acquired(kind: &Kind, key: &[u8], patience: Patience, outcome: &Outcome, 
             if note & HANDED != 0 {
                 add(s, region::HANDOFFS, 1);
             }
-            observe(s, region::WAIT, began.elapsed());
+            observe(s, region::WAIT, now.saturating_duration_since(began));
         }
         Outcome::Refused => {
             let waits = match patience {
@@ -101,6 +103,7 @@ pub fn acquired(kind: &Kind, key: &[u8], patience: Patience, outcome: &Outcome, 
         }
         failed => failure(s, failed),
     }
+    now
 }
 
 /// A release (or the request end's) of a lock held since `taken` ended

@@ -26,7 +26,8 @@ fn acquisitions_contention_handoffs_timeouts_and_busy_are_counted_per_kind_and_p
     start(PATTERNS_SETTING, b"");
     let mutex = Kind::Queued(Hint::default());
     let began = acquiring();
-    acquired(&mutex, b"t-acq:1", ONCE, &CONFIRMED, began);
+    let now = acquired(&mutex, b"t-acq:1", ONCE, &CONFIRMED, began);
+    assert!(now >= began);
     let began = acquiring();
     note(WAITED | HANDED);
     acquired(&mutex, b"t-acq:2", UNTIL, &CONFIRMED, began);
