@@ -56,6 +56,12 @@ pub fn map_shared() -> Result<(), String> {
     if SHARED.get().is_some() {
         return Ok(());
     }
+    // A forked child's own counts start at zero (the pool's go on), mapped or not.
+    static ATFORK: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registers a plain function touching only atomics.
+    ATFORK.call_once(|| unsafe {
+        libc::pthread_atfork(None, None, Some(reset_local));
+    });
     // SAFETY: a fresh anonymous mapping, no file; checked for MAP_FAILED.
     let ptr = unsafe {
         libc::mmap(std::ptr::null_mut(), BYTES, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED | libc::MAP_ANONYMOUS, -1, 0)
@@ -67,9 +73,6 @@ pub fn map_shared() -> Result<(), String> {
     // BYTES long and never unmapped: it lives as long as the process.
     let cells = unsafe { std::slice::from_raw_parts(ptr as *const AtomicU64, CELLS) };
     let _ = SHARED.set(cells);
-    // A forked child's own counts start at zero (the pool's go on).
-    // SAFETY: registers a plain function touching only atomics.
-    unsafe { libc::pthread_atfork(None, None, Some(reset_local)) };
     Ok(())
 }
 
