@@ -42,8 +42,8 @@ $m = json_decode($r->body(), true);
 echo "answered by one of them: ", var_export(isset($pids[$m['pid']]) || in_array($m['pid'], $pool->workerPids(), true), true), "\n";
 echo "shared: ", var_export($m['shared'], true), "\n";
 foreach ($m['pool'] as $s) {
-    printf("pool %s %s: acquisitions=%d holds=%d waits=%d timeouts=%d, contended at most 10 (the shared key): %s\n", $s["kind"], $s["pattern"],
-        $s['acquisitions'], $s['hold']['count'], $s['wait']['count'], $s['timeouts'], var_export($s['contended'] <= 10, true));
+    printf("pool %s %s: acquisitions=%d holds=%d waits=%d timeouts=%d, hand-offs <= contended <= 10 (the shared key's): %s\n", $s["kind"], $s["pattern"],
+        $s['acquisitions'], $s['hold']['count'], $s['wait']['count'], $s['timeouts'], var_export($s['handoffs'] <= $s['contended'] && $s['contended'] <= 10, true));
 }
 $mine = array_sum(array_column($m['process'], 'acquisitions'));
 $servedByIt = $pids[$m['pid']] ?? 0;
@@ -58,7 +58,7 @@ requests: {"locked true":30}
 workers that served them: more than one: true
 answered by one of them: true
 shared: true
-pool mutex jobs:*: acquisitions=30 holds=30 waits=30 timeouts=0, contended at most 10 (the shared key): true
+pool mutex jobs:*: acquisitions=30 holds=30 waits=30 timeouts=0, hand-offs <= contended <= 10 (the shared key's): true
 the answering worker's own acquisitions are its share: true (%d of 30)
 text: acquisitions 30, holds 30, shared 1
 worker crashes: []
