@@ -13,7 +13,7 @@ use super::errors::{Fail, Result};
 use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::zend::ExecutorGlobals;
 use super::checks::clamped_seconds;
-use crate::engine::policy::{label_of, redact, Limits, Renew, Replicas, Server, Terms, MAX_REPLICAS, NUL_BYTES};
+use crate::engine::policy::{label_of, redact, Limits, Renew, Replicas, Server, Terms, DEFAULT_PREFIX, DEFAULT_SERVER, MAX_REPLICAS, NUL_BYTES};
 
 pub const SERVER: &CStr = c"redis_lock.server";
 pub const PREFIX: &CStr = c"redis_lock.prefix";
@@ -31,8 +31,8 @@ pub const LABEL: &CStr = c"redis_lock.label";
 pub const METRICS_PATTERNS: &CStr = c"redis_lock.metrics_patterns";
 
 static ENTRIES: IniEntryDefs<14> = IniEntryDefs::new([
-    entry(SERVER, c"redis://127.0.0.1:6379", Some(display_redacted)),
-    entry(PREFIX, c"lock:", None),
+    entry(SERVER, DEFAULT_SERVER, Some(display_redacted)),
+    entry(PREFIX, DEFAULT_PREFIX, None),
     entry(CONNECT_TIMEOUT, c"1", None),
     entry(READ_TIMEOUT, c"1", None),
     entry(RELEASE_ON_SHUTDOWN, c"1", None),

@@ -4,6 +4,7 @@
 //! to the PHP faces is re-exported here.
 
 mod batch;
+mod defaults;
 pub mod hold;
 mod kinds;
 mod listing;
@@ -14,6 +15,7 @@ pub mod request_end;
 mod scope;
 pub mod watchdog;
 
+pub use defaults::{node, DEFAULT_PREFIX, DEFAULT_SERVER};
 pub use hold::*;
 pub use registry::{expiry_after, held_here, mutex_handle, registered, registered_on, shared_handle, Held, Kind, Handle};
 pub use metrics::{
