@@ -5,7 +5,11 @@ declare(strict_types=1);
 namespace RedisLock\Symfony;
 
 use RedisLock\Internal\Server;
+use Psr\Log\LoggerAwareInterface;
+use Psr\Log\LoggerAwareTrait;
 use RedisLock\Internal\ShutdownRelease;
+use RedisLock\Symfony\Profiler\LockRecorder;
+use RedisLock\Symfony\Profiler\NullLockRecorder;
 use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
 use Symfony\Component\Lock\BlockingStoreInterface;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
@@ -82,6 +86,16 @@ use Symfony\Component\Lock\Store\ExpiringStoreTrait;
  * TTLs are sent in whole milliseconds, rounded up, at least 3 ms (the
  * extension's minimum).
  *
+ * Visibility: with a logger (setLogger(); the bundle config gives it the
+ * `lock` channel) a blocking acquisition that waited 1 ms or more logs
+ * "Acquired the "{resource}" lock after waiting {waited_ms} ms." (info):
+ * symfony's Lock logs the rest, through the LockFactory's logger. With a
+ * recorder (setRecorder(); the bundle config gives it the profiler's
+ * LockProfile when WebProfilerBundle is there) each acquisition, release
+ * and loss is recorded for the profiler's panel, and a blocking acquisition
+ * that finds the lock held first looks up how many wait ahead of it (one
+ * round trip more); without one, nothing is timed or looked up.
+ *
  * Key compatibility ($keyPrefix): the start of every key, in place of
  * redis_lock.prefix. symfony's own RedisStore locks the resource name itself
  * (a sorted set at (string) $key, no prefix unless its Redis client has one);
@@ -94,9 +108,10 @@ use Symfony\Component\Lock\Store\ExpiringStoreTrait;
  * store with $shared = true: the two read/write locks do not understand each
  * other's holds.
  */
-class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
+class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface, LoggerAwareInterface
 {
     use ExpiringStoreTrait;
+    use LoggerAwareTrait;
 
     /** The timeout of waitAndSave(): seconds, in practice forever. */
     public const WAIT_SECONDS = 1e9;
@@ -111,6 +126,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
     private float $initialTtl;
     private bool $shared;
     private ?string $keyPrefix;
+    private LockRecorder $recorder;
 
     /**
      * @param string|null $server     a redis_lock.server DSN for this store's calls (null: redis_lock.server)
@@ -129,6 +145,13 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         $this->initialTtl = $initialTtl;
         $this->shared = $shared;
         $this->keyPrefix = $keyPrefix;
+        $this->recorder = NullLockRecorder::instance();
+    }
+
+    /** Where the store tells of its locks (the profiler's LockProfile); default: nowhere. */
+    public function setRecorder(LockRecorder $recorder): void
+    {
+        $this->recorder = $recorder;
     }
 
     public function save(Key $key): void
@@ -146,6 +169,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
     public function waitAndSave(Key $key): void
     {
         $token = $this->getUniqueToken($key);
+        $start = hrtime(true);
         if (!$this->acquire($key, $token, true, self::WAIT_SECONDS)) {
             if (!$this->shared) {
                 throw new LockConflictedException();
@@ -154,6 +178,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
             // lock while others share it: the extension never queues that.
             $this->awaitPromotion($key, $token);
         }
+        $this->logWait($key, $start);
         $this->releaseAfterFatalError($key, $token);
 
         $this->resetTtlAfterWait($key, $token);
@@ -184,9 +209,11 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
             return;
         }
         $token = $this->getUniqueToken($key);
+        $start = hrtime(true);
         if (!$this->acquire($key, $token, false, self::WAIT_SECONDS)) {
             throw new LockConflictedException();
         }
+        $this->logWait($key, $start);
         $this->releaseAfterFatalError($key, $token);
 
         $this->resetTtlAfterWait($key, $token);
@@ -197,6 +224,8 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         $token = $this->getUniqueToken($key);
         $key->reduceLifetime($ttl);
         if (!$this->extendOwner($key, $token, self::milliseconds($ttl))) {
+            $this->recorder->lost((string) $key, $token);
+
             throw new LockConflictedException();
         }
 
@@ -210,7 +239,11 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         ShutdownRelease::forget(self::class . "\0" . $name . "\0" . $token);
         // Like symfony's RedisStore: a lock that is not ours is left alone
         // silently; Lock::release() then checks exists().
-        $this->call($this->releaseOwner($name, $token));
+        if ($this->call($this->releaseOwner($name, $token))) {
+            $this->recorder->released($name, $token);
+        } else {
+            $this->recorder->lost($name, $token);
+        }
     }
 
     public function exists(Key $key): bool
@@ -273,8 +306,39 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         return static fn (): bool => \RedisMutexLock::releaseOwner($name, $token);
     }
 
-    /** One acquisition for the Key's token: write (exclusive) or read, waiting up to $timeout seconds. */
+    /**
+     * One acquisition for the Key's token: write (exclusive) or read, waiting
+     * up to $timeout seconds; told to the recorder when there is one: then a
+     * wait begins with a first attempt and, when that finds the lock held, a
+     * look at the queue (how many wait ahead).
+     */
     private function acquire(Key $key, string $token, bool $write, float $timeout): bool
+    {
+        if (!$this->recorder->isEnabled()) {
+            return $this->attempt($key, $token, $write, $timeout);
+        }
+        $name = (string) $key;
+        $kind = $this->shared ? 'read-write' : 'mutex';
+        $start = hrtime(true);
+        $position = null;
+        $taken = $this->attempt($key, $token, $write, 0);
+        if (!$taken && $timeout > 0) {
+            $position = $this->call($this->shared
+                ? static fn (): int => \RedisReadWriteLock::inspect($name)['waiters']
+                : static fn (): int => \RedisMutexLock::inspect($name)['waiters']);
+            $taken = $this->attempt($key, $token, $write, $timeout);
+        }
+        $waited = (hrtime(true) - $start) / 1e6;
+        if ($taken) {
+            $this->recorder->acquired($name, $kind, $token, $waited, $position);
+        } else {
+            $this->recorder->timedOut($name, $kind, $token, $waited, $position);
+        }
+
+        return $taken;
+    }
+
+    private function attempt(Key $key, string $token, bool $write, float $timeout): bool
     {
         $name = (string) $key;
         $ttl = self::milliseconds($this->initialTtl);
@@ -325,9 +389,21 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
             if ($this->call(static fn (): ?string => \RedisReadWriteLock::modeOf($name, $token)) !== 'read') {
                 throw new LockConflictedException();
             }
-            if ($this->acquire($key, $token, true, 0)) {
+            if ($this->attempt($key, $token, true, 0)) {
                 return;
             }
+        }
+    }
+
+    /** The wait of a blocking acquisition, on the logger (symfony's Lock logs no wait time). */
+    private function logWait(Key $key, int $start): void
+    {
+        if ($this->logger === null) {
+            return;
+        }
+        $waited = (int) round((hrtime(true) - $start) / 1e6);
+        if ($waited >= 1) {
+            $this->logger->info('Acquired the "{resource}" lock after waiting {waited_ms} ms.', ['resource' => (string) $key, 'waited_ms' => $waited]);
         }
     }
 
