@@ -24,7 +24,9 @@ final class LockDataCollector extends DataCollector implements LateDataCollector
     public function __construct(LockProfile $profile)
     {
         $this->profile = $profile;
-        $this->reset();
+        // Not reset(): the profiler builds its collectors late (at
+        // kernel.response), after the request took its locks.
+        $this->data = ['locks' => []];
     }
 
     public function collect(Request $request, Response $response, ?\Throwable $exception = null): void
