@@ -421,4 +421,60 @@ final class RedisLock
      * @throws ValueError when $scope is negative
      */
     public static function endScope(int $scope = 0): array {}
+
+    /**
+     * The locks whose key, after redis_lock.prefix, matches the glob $pattern
+     * (SCAN MATCH syntax: * ? [abc] \\x), of every kind, on redis_lock.server
+     * (every master of a Cluster), sorted by key. Read only: SCAN ... TYPE
+     * string and TYPE zset over each master's whole keyspace (never KEYS),
+     * then one read-only script per lock key, pipelined. See docs/operating.md.
+     *
+     * Each entry: key (without the prefix), redis_key, kind ('mutex',
+     * 'read-write', 'semaphore'), node (host:port that answered), ttl_ms (the
+     * key's; -1 no expiry), fence (the holder's fencing token, if it asked for
+     * one), holders (token, host, pid, since in Unix seconds, label, ttl_ms,
+     * mode 'read'/'write' for a read/write lock, weight and limit for a
+     * semaphore; host, pid and since are null for a value that is not one of
+     * our tokens), waiters (first in line first, at most 100: token, host,
+     * pid, label, waited_ms: the server's time now minus the time the
+     * waiter's token says it began, place_ms: what is left of its place, 0 or
+     * less for a dead waiter that the next hand-off passes over, mode) and
+     * queued (how many wait in all).
+     *
+     * @param string $pattern '*' for every lock
+     * @param int $limit at most this many locks (1 to 100000); more matching keys are left out
+     * @return list<array{key: string, redis_key: string, kind: string, node: string, ttl_ms: ?int, fence: ?int, holders: list<array{token: string, host: ?string, pid: ?int, since: ?float, label: ?string, ttl_ms: ?int, mode: ?string, weight: ?int, limit: ?int}>, waiters: list<array{token: string, host: ?string, pid: ?int, label: ?string, waited_ms: ?int, place_ms: int, mode: ?string}>, queued: int}>
+     * @throws ValueError when $pattern is empty or $limit is out of range
+     * @throws RedisLockException when a server cannot answer
+     */
+    public static function locks(string $pattern, int $limit = 1000): array {}
+
+    /**
+     * The lock at $key (after redis_lock.prefix), as an entry of locks(), or
+     * null when the key holds no lock.
+     *
+     * @return array{key: string, redis_key: string, kind: string, node: string, ttl_ms: ?int, fence: ?int, holders: list<array>, waiters: list<array>, queued: int}|null
+     * @throws ValueError when $key is empty or too long
+     * @throws RedisLockException when the server cannot answer
+     */
+    public static function describe(string $key): ?array {}
+
+    /**
+     * Drops the place of the waiter $token (as locks() shows it) from $key's
+     * queue: for a waiter that died waiting, whose place would otherwise
+     * stay until it runs out. A live waiter joins again at the back.
+     *
+     * @return bool true when the waiter was in the queue
+     * @throws ValueError when $key or $token is empty or too long, or $token has a NUL byte
+     * @throws RedisLockException when the server cannot answer
+     */
+    public static function evict(string $key, string $token): bool {}
+
+    /**
+     * The label that the lock tokens this process makes from now until the
+     * end of the request carry (a request id, a job id, a trace id), shown by
+     * locks(), describe() and redis-lock. Bytes other than [A-Za-z0-9._-]
+     * become '_'; at most 64 bytes are kept. '' goes back to redis_lock.label.
+     */
+    public static function setLabel(string $label): void {}
 }

@@ -24,7 +24,7 @@ fn five() -> Vec<Redis> {
 fn a_hung_node_does_not_hold_up_a_majority() {
     let servers = five();
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(300))).collect();
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"hung", &token);
     assert!(!lease.release(&limits()).held()); // connect everywhere first
     servers[0].signal("-STOP");
@@ -66,7 +66,7 @@ fn eventually(cond: impl Fn() -> bool) -> bool {
 fn two_hung_nodes_cost_their_timeout_and_still_give_a_majority() {
     let servers = five();
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(200))).collect();
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"two", &token);
     servers[0].signal("-STOP");
     servers[1].signal("-STOP");
@@ -85,7 +85,7 @@ fn two_hung_nodes_cost_their_timeout_and_still_give_a_majority() {
 #[test]
 fn latency_shrinks_the_validity() {
     let proxied = Proxied::start(3);
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&proxied.nodes, b"lat", &token);
     proxied.set_delay(Duration::from_millis(50));
     let round = lease.try_acquire(10_000, &limits());
@@ -98,7 +98,7 @@ fn latency_shrinks_the_validity() {
 #[test]
 fn an_acquisition_slower_than_the_ttl_fails_and_leaves_nothing() {
     let proxied = Proxied::start(3);
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&proxied.nodes, b"slow", &token);
     proxied.set_delay(Duration::from_millis(100));
     let round = lease.try_acquire(150, &limits());
@@ -120,7 +120,7 @@ fn retries_follow_retry_count_and_delay() {
         r.try_cmd(&["CONFIG", "RESETSTAT"]).unwrap();
     }
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_millis(500))).collect();
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"taken", &token);
     let start = Instant::now();
     let outcome = lease.acquire(10_000, Patience::Attempts { attempts: 3, delay: Duration::from_millis(200) }, &limits());

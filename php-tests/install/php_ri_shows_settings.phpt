@@ -45,6 +45,7 @@ redis_lock.auto_renew => 0 => 0
 redis_lock.max_hold => 0 => 0
 redis_lock.wait_replicas => 0 => 0
 redis_lock.wait_timeout => 1 => 1
+redis_lock.label => no value => no value
 exit 0
 redis_lock.server => redis://10.0.0.1:7000/2 => redis://10.0.0.1:7000/2
 redis_lock.prefix => app: => app:
@@ -57,8 +58,10 @@ redis_lock.auto_renew => 0 => 0
 redis_lock.max_hold => 0 => 0
 redis_lock.wait_replicas => 0 => 0
 redis_lock.wait_timeout => 1 => 1
+redis_lock.label => no value => no value
 redis_lock.auto_renew: "0" (access 7)
 redis_lock.connect_timeout: "1" (access 7)
+redis_lock.label: "" (access 7)
 redis_lock.max_hold: "0" (access 7)
 redis_lock.prefix: "lock:" (access 7)
 redis_lock.read_timeout: "1" (access 7)

@@ -57,6 +57,16 @@ pub fn replicas() -> Result<Option<Replicas>> {
     ini::settings().replicas()
 }
 
+/// A fresh lock token carrying this request's label (`redis_lock.label`, or `RedisLock::setLabel()`).
+pub fn token() -> String {
+    policy::new_token(&policy::label_or(&ini::settings().label))
+}
+
+/// A fresh owner token (`newOwner()`), labelled as `token()`.
+pub fn owner_token() -> String {
+    policy::new_owner(&policy::label_or(&ini::settings().label))
+}
+
 /// The one node of a RedisMutexLock call.
 pub fn node(server: &Server, limits: &Limits) -> Node {
     Node { server: server.clone(), timeout: limits.read, connect: limits.connect }

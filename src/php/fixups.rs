@@ -39,6 +39,8 @@ pub fn apply() {
     set_return_type("RedisReadWriteLock", "inspect", MAY_BE_ARRAY);
     set_return_type("RedisSemaphore", "inspect", MAY_BE_ARRAY);
     set_return_type("RedisLock", "endscope", MAY_BE_ARRAY);
+    set_return_type("RedisLock", "locks", MAY_BE_ARRAY);
+    set_return_type("RedisLock", "describe", MAY_BE_ARRAY | MAY_BE_NULL);
     // The int/float wrappers declare themselves nullable so that an explicit
     // null reaches their own PHP-style handling; PHP must still see `int` and
     // `float`, not `?int` and `?float` (no parameter of ours is nullable).
@@ -73,7 +75,7 @@ pub fn apply() {
 
 /// Methods whose int/float/string wrappers declare themselves nullable, and
 /// the parameters (0-based) that really are nullable.
-const METHODS: [(&str, &str, &[usize]); 20] = [
+const METHODS: [(&str, &str, &[usize]); 21] = [
     ("RedisReadWriteLock", "lockread", &[]),
     ("RedisReadWriteLock", "lockwrite", &[]),
     ("RedisReadWriteLock", "extend", &[]),
@@ -94,6 +96,7 @@ const METHODS: [(&str, &str, &[usize]); 20] = [
     ("RedLock", "extend", &[]),
     ("RedisMutexLock", "releaseowner", &[]),
     ("RedisLock", "endscope", &[]),
+    ("RedisLock", "locks", &[]),
 ];
 
 fn set_return_type(class: &str, method: &str, mask: u32) {

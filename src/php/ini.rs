@@ -13,7 +13,7 @@ use super::errors::{Fail, Result};
 use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::zend::ExecutorGlobals;
 use super::checks::clamped_seconds;
-use crate::engine::policy::{redact, Limits, Renew, Replicas, Server, Terms, MAX_REPLICAS, NUL_BYTES};
+use crate::engine::policy::{label_of, redact, Limits, Renew, Replicas, Server, Terms, MAX_REPLICAS, NUL_BYTES};
 
 pub const SERVER: &CStr = c"redis_lock.server";
 pub const PREFIX: &CStr = c"redis_lock.prefix";
@@ -26,8 +26,9 @@ pub const AUTO_RENEW: &CStr = c"redis_lock.auto_renew";
 pub const MAX_HOLD: &CStr = c"redis_lock.max_hold";
 pub const WAIT_REPLICAS: &CStr = c"redis_lock.wait_replicas";
 pub const WAIT_TIMEOUT: &CStr = c"redis_lock.wait_timeout";
+pub const LABEL: &CStr = c"redis_lock.label";
 
-static ENTRIES: IniEntryDefs<12> = IniEntryDefs::new([
+static ENTRIES: IniEntryDefs<13> = IniEntryDefs::new([
     entry(SERVER, c"redis://127.0.0.1:6379", Some(display_redacted)),
     entry(PREFIX, c"lock:", None),
     entry(CONNECT_TIMEOUT, c"1", None),
@@ -39,6 +40,7 @@ static ENTRIES: IniEntryDefs<12> = IniEntryDefs::new([
     entry(MAX_HOLD, c"0", None),
     entry(WAIT_REPLICAS, c"0", None),
     entry(WAIT_TIMEOUT, c"1", None),
+    entry(LABEL, c"", None),
     IniEntryDef::end(),
 ]);
 
@@ -83,6 +85,8 @@ pub struct Settings {
     /// `redis_lock.wait_replicas` (0: off) and `redis_lock.wait_timeout`.
     wait_replicas: std::result::Result<i64, String>,
     wait_timeout: std::result::Result<Duration, String>,
+    /// `redis_lock.label`, as tokens carry it.
+    pub label: String,
 }
 
 impl Settings {
@@ -137,6 +141,7 @@ pub fn settings() -> Arc<Settings> {
         max_hold: parse_max_hold().map_err(message),
         wait_replicas: parse_wait_replicas().map_err(message),
         wait_timeout: seconds(WAIT_TIMEOUT).map_err(message),
+        label: label_of(&raw(LABEL)),
     });
     *cache = Some((seen, settings.clone()));
     settings

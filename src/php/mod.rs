@@ -7,6 +7,7 @@ pub mod errors;
 pub mod fixups;
 pub mod info;
 pub mod ini;
+pub mod listing;
 pub mod mutex;
 pub mod owned;
 pub mod redlock;

@@ -12,7 +12,7 @@ use super::checks::{check_lock_seconds, check_timeout, check_key, not_negative};
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use super::owned;
-use crate::engine::policy::{self, held_here, new_owner, new_token, Held, Holder, Inspection, Outcome};
+use crate::engine::policy::{self, held_here, Held, Holder, Inspection, Outcome};
 
 #[php_class]
 #[php(name = "RedisMutexLock")]
@@ -78,7 +78,7 @@ impl RedisMutexLock {
 
     /// A fresh owner token, as lock() makes them.
     pub fn new_owner() -> String {
-        new_owner()
+        super::bridge::owner_token()
     }
 }
 
@@ -105,7 +105,7 @@ fn lock(key: Str<'_>, timeout: Float<'_>, lock_second: Int<'_>, sleep: Int<'_>) 
             }
         }
     }
-    let lock = Held::mutex(node(server, limits), full_key, new_token());
+    let lock = Held::mutex(node(server, limits), full_key, super::bridge::token());
     answer(take(handle, lock, ttl_ms, timeout, Duration::from_micros(sleep as u64), terms, limits))
 }
 

@@ -12,7 +12,7 @@ use super::checks::{check_retry_count, check_ttl, clamped_timeout, check_key, no
 use super::errors::{lost, unless_timed_out, Fail, Result};
 use super::ini;
 use crate::engine::policy::{
-    self, failures_text, new_token, node_timeout, parse_port, quorum, Held, Limits, Node, Outcome, Handle, Patience, Server, Terms, INTERRUPTED, NUL_BYTES,
+    self, failures_text, node_timeout, parse_port, quorum, Held, Limits, Node, Outcome, Handle, Patience, Server, Terms, INTERRUPTED, NUL_BYTES,
 };
 
 /// One master and its own reply timeout, if the entry gave one.
@@ -55,7 +55,7 @@ impl RedLock {
         let settings = ini::settings();
         let limits = settings.limits.clone().map_err(Fail::Value)?;
         let renew = settings.renew(None)?;
-        let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, resource, new_token());
+        let lock = self.lock_of(node_timeout(ttl, limits.read), &limits, resource, super::bridge::token());
         let handle = Handle::RedLock(lock.token.clone());
         let patience = Patience::Attempts { attempts: self.retry_count, delay: self.retry_delay };
         // Replica acknowledgement is a single-server matter: RedLock's masters are independent.

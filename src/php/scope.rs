@@ -6,10 +6,11 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::args::Int;
+use super::args::{Int, Str};
 use super::checks::not_negative;
 use super::errors::{Fail, Result};
 use super::ini;
+use super::listing;
 use crate::engine::policy::{begin_scope, end_scope, ScopeEnd};
 
 #[php_class]
@@ -34,6 +35,29 @@ impl RedisLock {
         not_negative(1, id)?;
         let limits = ini::limits()?;
         report(&end_scope((id > 0).then_some(id as u64), &limits))
+    }
+
+    /// The locks whose key after `redis_lock.prefix` matches the glob
+    /// `$pattern`, on every master, at most `$limit` (see the stub).
+    #[php(defaults(limit = 1000))]
+    pub fn locks(pattern: Str<'_>, limit: Int<'_>) -> Result<Zval> {
+        listing::locks(pattern.get(1)?, limit.get(2)?)
+    }
+
+    /// The lock at `$key` (as an entry of locks()), or null.
+    pub fn describe(key: Str<'_>) -> Result<Zval> {
+        listing::describe(key.get(1)?)
+    }
+
+    /// Drops the waiter `$token`'s place from `$key`'s queue.
+    pub fn evict(key: Str<'_>, token: Str<'_>) -> Result<bool> {
+        listing::evict(key.get(1)?, token.get(2)?)
+    }
+
+    /// The label this request's new lock tokens carry ('': `redis_lock.label`'s).
+    pub fn set_label(label: Str<'_>) -> Result<()> {
+        listing::set_label(label.get(1)?);
+        Ok(())
     }
 }
 

@@ -9,7 +9,7 @@ use super::bridge::{about_as, answer, failure, node, take as take_lock, target, 
 use super::checks::{check_lock_seconds, check_ttl, check_key, owner_token};
 use super::errors::{lost, Fail, Result};
 use super::ini;
-use crate::engine::policy::{self, held_here, new_token, Claim, Held, Holder, Holds, Limits, Mode, Outcome, Handle, Server, Terms};
+use crate::engine::policy::{self, held_here, Claim, Held, Holder, Holds, Limits, Mode, Outcome, Handle, Server, Terms};
 
 /// A call about the shared lock `key`: its server, limits, handle (this
 /// process' registry entry for it) and prefixed key.
@@ -46,7 +46,7 @@ pub fn take(key: &[u8], claim: Claim, timeout: f64, ttl_ms: i64) -> Result<bool>
             }
         }
     }
-    let lock = Held::shared(node(server, limits), full_key, new_token(), claim);
+    let lock = Held::shared(node(server, limits), full_key, super::bridge::token(), claim);
     answer(take_lock(handle, lock, ttl_ms, timeout, LOOK_EVERY, terms, limits))
 }
 

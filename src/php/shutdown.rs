@@ -25,6 +25,8 @@ pub unsafe extern "C" fn request_shutdown(_type: i32, _module_number: i32) -> i3
         // From here to the next request, waits are no longer cut short by
         // the time limit (it fired already, or no longer applies).
         set_quiet(true);
+        // A label set for this request does not name the next one's locks.
+        policy::set_label(None);
         let snapshot = (ini::flag(ini::RELEASE_ON_SHUTDOWN), ini::limits().unwrap_or_default());
         *AT_END.lock().unwrap_or_else(|p| p.into_inner()) = Some(snapshot);
     });

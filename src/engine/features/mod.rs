@@ -4,6 +4,7 @@
 //! topology (below). A new feature is a new module here.
 
 pub mod lease;
+pub mod listing;
 pub mod owner;
 pub mod ownership;
 pub mod queue;

@@ -127,30 +127,33 @@ fn parse_int(text: &[u8]) -> Option<i64> {
     std::str::from_utf8(text).ok()?.parse().ok()
 }
 
-/// Who holds a lock, as its token says (see `lease::new_token`).
+/// Who holds a lock, as its token says (see `token::new_token`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Holder {
     pub host: Option<String>,
     pub pid: Option<i64>,
     /// Unix time in ms when the holder began to acquire it.
     pub since_ms: Option<i64>,
+    /// What the holder's application said it was doing (`redis_lock.label`).
+    pub label: Option<String>,
 }
 
 impl Holder {
-    /// Reads `<32 hex>:<host>:<pid>:<since ms>`; a value of another library
-    /// gives empty fields.
+    /// Reads `<32 hex>:<host>:<pid>:<since ms>[:<label>]`; a value of
+    /// another library gives empty fields.
     pub fn of(value: &[u8]) -> Self {
         let mut parts = value.split(|&b| b == b':');
-        let (Some(random), Some(host), Some(pid), Some(since), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
+        let (Some(random), Some(host), Some(pid), Some(since), label, None) =
+            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
         else {
             return Self::default();
         };
         let (pid, since_ms) = (parse_int(pid), parse_int(since));
-        if random.len() != 32 || !random.iter().all(u8::is_ascii_hexdigit) || pid.is_none() || since_ms.is_none() {
+        if random.len() != 32 || !random.iter().all(u8::is_ascii_hexdigit) || pid.is_none() || since_ms.is_none() || label.is_some_and(<[u8]>::is_empty) {
             return Self::default();
         }
-        Self { host: Some(String::from_utf8_lossy(host).into_owned()), pid, since_ms }
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        Self { host: Some(text(host)), pid, since_ms, label: label.map(text) }
     }
 }
 
@@ -195,8 +198,10 @@ mod tests {
     #[test]
     fn holders_are_read_from_our_tokens_only() {
         let ours = Holder::of(b"0123456789abcdef0123456789abcdef:web-1.example:4242:1700000000123");
-        assert_eq!(ours, Holder { host: Some("web-1.example".into()), pid: Some(4242), since_ms: Some(1_700_000_000_123) });
-        for foreign in [&b"1"[..], b"", b"a:b:c:d", b"0123456789abcdef0123456789abcdef:h:x:1", b"0123456789abcdef0123456789abcdeg:h:1:1"] {
+        assert_eq!(ours, Holder { host: Some("web-1.example".into()), pid: Some(4242), since_ms: Some(1_700_000_000_123), label: None });
+        let labelled = Holder::of(b"0123456789abcdef0123456789abcdef:web-1:4242:1700000000123:req-9f.2");
+        assert_eq!(labelled.label.as_deref(), Some("req-9f.2"));
+        for foreign in [&b"1"[..], b"", b"a:b:c:d", b"0123456789abcdef0123456789abcdef:h:x:1", b"0123456789abcdef0123456789abcdeg:h:1:1", b"0123456789abcdef0123456789abcdef:h:1:1:", b"0123456789abcdef0123456789abcdef:h:1:1:a:b"] {
             assert_eq!(Holder::of(foreign), Holder::default(), "{foreign:?}");
         }
     }

@@ -24,26 +24,52 @@ fn random<T>(draw: impl FnOnce(&mut StdRng) -> T) -> Option<T> {
 
 /// A fresh token for a lock of this process: 128 random bits as 32
 /// lower-case hex digits (the secret part), then who is acquiring:
-/// `<hex>:<host>:<pid>:<since ms>`, so that anybody looking at the key can
-/// tell who holds it and since when.
-pub fn new_token() -> String {
+/// `<hex>:<host>:<pid>:<since ms>`, and `:<label>` when the application
+/// set one (`label`), so that anybody looking at the key can tell who
+/// holds it, since when, and for what.
+pub fn new_token(label: &str) -> String {
     let random = match random(|rng| rng.random::<u128>()) {
         Some(bits) => format!("{bits:032x}"),
         // No generator (the OS refused a seed): straight from the OS.
         None => uuid::Uuid::new_v4().simple().to_string(),
     };
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    format!("{random}:{}:{}:{since}", host(), process::pid())
+    let sep = if label.is_empty() { "" } else { ":" };
+    format!("{random}:{}:{}:{since}{sep}{label}", host(), process::pid())
 }
 
 /// A fresh owner token for a caller (the framework adapters): made as
 /// `new_token`, its hex digits in upper case. A lock holding it is never
 /// marked by its waiters (queue/scripts.rs): its value stays what the
 /// caller knows, for any other code that compares it.
-pub fn new_owner() -> String {
-    let token = new_token();
+pub fn new_owner(label: &str) -> String {
+    let token = new_token(label);
     let hex = token.get(..32).unwrap_or_default().to_ascii_uppercase();
     format!("{hex}{}", token.get(32..).unwrap_or_default())
+}
+
+thread_local! {
+    /// The label this request set (`RedisLock::setLabel()`), over the setting's.
+    static LABEL: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Sets this request's label (`None`: the setting's again, as at request end).
+pub fn set_label(label: Option<&[u8]>) {
+    LABEL.with(|l| *l.borrow_mut() = label.map(label_of));
+}
+
+/// This request's label: the one it set, else `setting`.
+pub fn label_or(setting: &str) -> String {
+    LABEL.with(|l| l.borrow().clone()).unwrap_or_else(|| setting.to_owned())
+}
+
+/// The most a label keeps of what the application gave.
+pub const MAX_LABEL: usize = 64;
+
+/// A label as tokens carry it: only `[A-Za-z0-9._-]` (`_` for the rest, so
+/// it never splits a token), at most `MAX_LABEL` bytes.
+pub fn label_of(given: &[u8]) -> String {
+    given.iter().take(MAX_LABEL).map(|&b| if b.is_ascii_alphanumeric() || b"._-".contains(&b) { b as char } else { '_' }).collect()
 }
 
 /// Whether `token` is one of `new_token`'s (lower-case hex), the only
@@ -84,7 +110,7 @@ mod tests {
 
     #[test]
     fn owner_tokens_differ_from_lock_tokens_in_case_only() {
-        let (lock, owner) = (new_token(), new_owner());
+        let (lock, owner) = (new_token(""), new_owner(""));
         assert!(is_lock_token(&lock) && !is_lock_token(&owner), "{lock} {owner}");
         assert_eq!(owner[32..].split(':').nth(2), lock[32..].split(':').nth(2), "same host and pid");
         assert!(owner[..32].bytes().all(|c| c.is_ascii_digit() || c.is_ascii_uppercase()));
@@ -93,11 +119,14 @@ mod tests {
 
     #[test]
     fn tokens_are_fresh_and_long() {
-        let (a, b) = (new_token(), new_token());
+        let (a, b) = (new_token(""), new_token("job-7"));
         assert_ne!(a, b);
         let holder = super::super::ownership::Holder::of(a.as_bytes());
         assert_eq!(holder.pid, Some(i64::from(std::process::id())));
         assert!(a[..32].bytes().all(|c| c.is_ascii_hexdigit()) && a.as_bytes()[32] == b':');
+        assert_eq!(super::super::ownership::Holder::of(b.as_bytes()).label.as_deref(), Some("job-7"));
+        assert_eq!(label_of(b"trace id: 4bf9\xff"), "trace_id__4bf9_");
+        assert_eq!(label_of(&[b'x'; 100]).len(), MAX_LABEL);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 mod batch;
 pub mod hold;
 mod kinds;
+mod listing;
 pub mod registry;
 mod renew;
 pub mod request_end;
@@ -15,6 +16,8 @@ pub mod watchdog;
 pub use hold::*;
 pub use registry::{expiry_after, held_here, mutex_handle, registered, registered_on, shared_handle, Held, Kind, Handle};
 pub use request_end::{forget_all, release_all};
+pub use listing::{describe, evict, list, Listing};
+pub use crate::engine::features::listing::{Holder as ListedHolder, ListedKind, LockInfo, Waiter};
 pub use scope::{begin_scope, end_scope, ScopeEnd};
 pub use watchdog::shutdown as shutdown_renewals;
 
@@ -25,7 +28,7 @@ pub use crate::engine::features::lease::Patience;
 pub use crate::engine::features::ownership::Holder;
 pub use crate::engine::features::replicas::Replicas;
 pub use crate::engine::features::shared::{Claim, Holds, Mode, Take};
-pub use crate::engine::features::token::{new_owner, new_token};
+pub use crate::engine::features::token::{label_of, label_or, new_owner, new_token, set_label, MAX_LABEL};
 pub use crate::engine::net::conn::Limits;
 pub use crate::engine::net::dsn::{parse_port, redact, Server, MAX_REPLICAS, NUL_BYTES};
 pub use crate::engine::net::wait::{set_interrupt_check, set_quiet};

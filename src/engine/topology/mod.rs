@@ -66,6 +66,30 @@ pub fn migrating(server: &Server, key: &[u8]) -> bool {
     })
 }
 
+/// Every master of `node`'s deployment, each as a server of its own (a
+/// plain server is its own master): what a question about all keys, such
+/// as `SCAN`, must ask one by one.
+pub fn masters(node: &Node, limits: &Limits) -> Result<Vec<Server>, String> {
+    let server = &node.server;
+    if !server.is_routed() {
+        return Ok(vec![server.clone()]);
+    }
+    let known = match KNOWN.with(|known| known.iter().find(|e| e.of == *server && !e.due()).map(|e| e.known.clone())) {
+        Some(known) => known,
+        None => learn(node, limits)?,
+    };
+    Ok(match known {
+        Known::Master(addr) => vec![server.at(addr)],
+        // Only those that serve a slot now (a former master stays in the list).
+        Known::Slots { masters, slots } => masters
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| slots.iter().any(|&s| usize::from(s) == *i))
+            .map(|(_, addr)| server.at(addr))
+            .collect(),
+    })
+}
+
 /// What a process knows of one deployment.
 #[derive(Clone, Debug)]
 pub(crate) enum Known {

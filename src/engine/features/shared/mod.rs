@@ -32,7 +32,7 @@ use crate::engine::topology;
 
 mod scripts;
 mod steps;
-mod view;
+pub(crate) mod view;
 
 pub use steps::{verdict, SharedOp, Step, TakeHow};
 use steps::popped;

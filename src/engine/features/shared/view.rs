@@ -46,7 +46,7 @@ impl Holds {
 }
 
 /// `<mode><limit>:<weight>|…` → its parts.
-fn attributes(member: &[u8]) -> Option<(Mode, u32, u32)> {
+pub(crate) fn attributes(member: &[u8]) -> Option<(Mode, u32, u32)> {
     let (&mode, rest) = member.split_first()?;
     let mode = match mode {
         b'r' => Mode::Read,
