@@ -87,9 +87,10 @@ use Symfony\Component\Lock\Store\ExpiringStoreTrait;
  * extension's minimum).
  *
  * Visibility: with a logger (setLogger(); the bundle config gives it the
- * `lock` channel) a blocking acquisition that waited 1 ms or more logs
- * "Acquired the "{resource}" lock after waiting {waited_ms} ms." (info):
- * symfony's Lock logs the rest, through the LockFactory's logger. With a
+ * `lock` channel) a blocking acquisition that found the lock held (its
+ * first attempt is then made on its own) logs "Acquired the "{resource}"
+ * lock after waiting {waited_ms} ms." (info) once it has it: symfony's Lock
+ * logs the rest, through the LockFactory's logger. With a
  * recorder (setRecorder(); the bundle config gives it the profiler's
  * LockProfile when WebProfilerBundle is there) each acquisition, release
  * and loss is recorded for the profiler's panel, and a blocking acquisition
@@ -169,7 +170,6 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
     public function waitAndSave(Key $key): void
     {
         $token = $this->getUniqueToken($key);
-        $start = hrtime(true);
         if (!$this->acquire($key, $token, true, self::WAIT_SECONDS)) {
             if (!$this->shared) {
                 throw new LockConflictedException();
@@ -178,7 +178,6 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
             // lock while others share it: the extension never queues that.
             $this->awaitPromotion($key, $token);
         }
-        $this->logWait($key, $start);
         $this->releaseAfterFatalError($key, $token);
 
         $this->resetTtlAfterWait($key, $token);
@@ -209,11 +208,9 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
             return;
         }
         $token = $this->getUniqueToken($key);
-        $start = hrtime(true);
         if (!$this->acquire($key, $token, false, self::WAIT_SECONDS)) {
             throw new LockConflictedException();
         }
-        $this->logWait($key, $start);
         $this->releaseAfterFatalError($key, $token);
 
         $this->resetTtlAfterWait($key, $token);
@@ -308,31 +305,39 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
 
     /**
      * One acquisition for the Key's token: write (exclusive) or read, waiting
-     * up to $timeout seconds; told to the recorder when there is one: then a
-     * wait begins with a first attempt and, when that finds the lock held, a
-     * look at the queue (how many wait ahead).
+     * up to $timeout seconds. With a recorder, or a logger and a wait, a
+     * wait begins with a first attempt: only when that finds the lock held
+     * does it wait (and log how long), after a look at the queue (how many
+     * wait ahead) for the recorder.
      */
     private function acquire(Key $key, string $token, bool $write, float $timeout): bool
     {
-        if (!$this->recorder->isEnabled()) {
+        $record = $this->recorder->isEnabled();
+        if (!$record && ($this->logger === null || $timeout <= 0)) {
             return $this->attempt($key, $token, $write, $timeout);
         }
         $name = (string) $key;
-        $kind = $this->shared ? 'read-write' : 'mutex';
         $start = hrtime(true);
         $position = null;
         $taken = $this->attempt($key, $token, $write, 0);
-        if (!$taken && $timeout > 0) {
-            $position = $this->call($this->shared
-                ? static fn (): int => \RedisReadWriteLock::inspect($name)['waiters']
-                : static fn (): int => \RedisMutexLock::inspect($name)['waiters']);
+        $waited = !$taken && $timeout > 0;
+        if ($waited) {
+            if ($record) {
+                $position = $this->call($this->shared
+                    ? static fn (): int => \RedisReadWriteLock::inspect($name)['waiters']
+                    : static fn (): int => \RedisMutexLock::inspect($name)['waiters']);
+            }
             $taken = $this->attempt($key, $token, $write, $timeout);
         }
-        $waited = (hrtime(true) - $start) / 1e6;
+        $ms = (hrtime(true) - $start) / 1e6;
+        if ($waited && $taken && $this->logger !== null) {
+            $this->logger->info('Acquired the "{resource}" lock after waiting {waited_ms} ms.', ['resource' => $name, 'waited_ms' => (int) round($ms)]);
+        }
+        $kind = $this->shared ? 'read-write' : 'mutex';
         if ($taken) {
-            $this->recorder->acquired($name, $kind, $token, $waited, $position);
+            $this->recorder->acquired($name, $kind, $token, $ms, $position);
         } else {
-            $this->recorder->timedOut($name, $kind, $token, $waited, $position);
+            $this->recorder->timedOut($name, $kind, $token, $ms, $position);
         }
 
         return $taken;
@@ -392,18 +397,6 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
             if ($this->attempt($key, $token, true, 0)) {
                 return;
             }
-        }
-    }
-
-    /** The wait of a blocking acquisition, on the logger (symfony's Lock logs no wait time). */
-    private function logWait(Key $key, int $start): void
-    {
-        if ($this->logger === null) {
-            return;
-        }
-        $waited = (int) round((hrtime(true) - $start) / 1e6);
-        if ($waited >= 1) {
-            $this->logger->info('Acquired the "{resource}" lock after waiting {waited_ms} ms.', ['resource' => (string) $key, 'waited_ms' => $waited]);
         }
     }
 

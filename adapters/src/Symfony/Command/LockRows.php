@@ -51,7 +51,7 @@ final class LockRows
     /** The list's table: one row per lock, the most waited-for first, then the oldest. */
     public static function table(OutputInterface $output, array $locks, float $now): Table
     {
-        usort($locks, static fn (array $a, array $b): int => [\count($b['waiters']), self::heldSince($a) ?? $now] <=> [\count($a['waiters']), self::heldSince($b) ?? $now]);
+        usort($locks, static fn (array $a, array $b): int => [self::queued($b), self::heldSince($a) ?? $now] <=> [self::queued($a), self::heldSince($b) ?? $now]);
         $table = new Table($output);
         $table->setHeaders(['Key', 'Kind', 'Holders', 'Held for', 'TTL', 'Fence', 'Waiters', 'Longest wait']);
         foreach ($locks as $lock) {
@@ -64,12 +64,18 @@ final class LockRows
                 $since === null ? '-' : self::seconds($now - $since),
                 self::ttl($lock['ttl_ms']),
                 $lock['fence'] ?? '-',
-                \count($lock['waiters']),
+                self::queued($lock),
                 $waited === [] ? '-' : self::seconds(max($waited) / 1000),
             ]);
         }
 
         return $table;
+    }
+
+    /** How many wait in all (an entry lists the first 100 of them). */
+    public static function queued(array $lock): int
+    {
+        return $lock['queued'] ?? \count($lock['waiters']);
     }
 
     /** A holder or waiter: host:pid, its mode / permits and label. */

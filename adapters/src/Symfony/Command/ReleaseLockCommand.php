@@ -61,7 +61,7 @@ final class ReleaseLockCommand extends Command
                 return self::FAILURE;
             }
             $who = implode(', ', array_map([LockRows::class, 'holder'], $holders)) ?: 'nobody';
-            $question = sprintf('Release %s lock "%s" held by %s (%d waiting)? [y/N] ', $lock['kind'], $key, $who, \count($lock['waiters']));
+            $question = sprintf('Release %s lock "%s" held by %s (%d waiting)? [y/N] ', $lock['kind'], $key, $who, LockRows::queued($lock));
             if (!$input->getOption('force')) {
                 if (!$input->isInteractive() && $owner === null) {
                     $output->writeln('<error>Not released: without a terminal, releasing whoever holds it needs --force (or --owner).</error>');

@@ -78,7 +78,10 @@ final class ShowLockCommand extends Command
             return self::SUCCESS;
         }
         $waiters = new Table($output);
-        $waiters->setHeaderTitle('Waiters, first in line first');
+        $queued = LockRows::queued($lock);
+        $waiters->setHeaderTitle(\count($lock['waiters']) < $queued
+            ? sprintf('Waiters, first in line first (the first %d of %d)', \count($lock['waiters']), $queued)
+            : 'Waiters, first in line first');
         $waiters->setHeaders(['#', 'Token', 'Host:pid', 'Label', 'Waited', 'Place kept for', 'Mode']);
         foreach ($lock['waiters'] as $i => $w) {
             $waiters->addRow([
