@@ -331,7 +331,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         }
         $ms = (hrtime(true) - $start) / 1e6;
         if ($waited && $taken && $this->logger !== null) {
-            $this->logger->info('Acquired the "{resource}" lock after waiting {waited_ms} ms.', ['resource' => $name, 'waited_ms' => (int) round($ms)]);
+            $this->logger->info('Acquired the "{resource}" lock after waiting {waited_ms} ms.', ['resource' => $key, 'waited_ms' => (int) round($ms)]);
         }
         $kind = $this->shared ? 'read-write' : 'mutex';
         if ($taken) {
