@@ -69,12 +69,13 @@ function panel_kernel(): Kernel
             protected function configureContainer(Symfony\Component\DependencyInjection\Loader\Configurator\ContainerConfigurator $container): void
             {
                 $container->extension('framework', ['secret' => 'e2e', 'profiler' => ['enabled' => true, 'collect' => true], 'router' => ['utf8' => true]]);
-                $container->extension('web_profiler', ['toolbar' => false]);
+                $container->extension('web_profiler', ['toolbar' => true]);
                 $container->import(dirname(__DIR__) . '/config/symfony/redis_lock.php');
             }
 
             protected function configureRoutes(RoutingConfigurator $routes): void
             {
+                $routes->import('@WebProfilerBundle/Resources/config/routing/wdt.php')->prefix('/_wdt');
                 $routes->import('@WebProfilerBundle/Resources/config/routing/profiler.php')->prefix('/_profiler');
                 $routes->add('ping', '/ping')->controller('kernel::ping');
                 $routes->add('report', '/report')->controller('kernel::report');
@@ -218,6 +219,9 @@ check(preg_match('/data-lock-wait>([0-9.]+)</', $html, $m) === 1 && (float) $m[1
 $wait = $m[1];
 check(str_contains($html, 'data-lock-position>1<'), 'its queue position: 1 waiter was ahead');
 check(str_contains($html, '>released<'), 'its outcome: released');
+[$status, , $toolbar] = http_get($base, "/_wdt/$token");
+check($status === 200 && preg_match('/sf-toolbar-block-redis_lock[^"]*sf-toolbar-status-yellow/', $toolbar) === 1, 'the toolbar has a Locks item, yellow: a lock had to wait');
+check(str_contains($toolbar, 'Had to wait</b><span class="sf-toolbar-status sf-toolbar-status-yellow">1<'), 'its details: 1 had to wait');
 check($redis->keys() === [], 'no key left');
 
 if (getenv('E2E_SERVE') === '1') {
