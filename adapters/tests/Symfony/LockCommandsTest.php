@@ -48,7 +48,7 @@ final class LockCommandsTest extends TestCase
     private function tester(Command $command): CommandTester
     {
         $application = new Application();
-        $application->add($command);
+        $application->addCommands([$command]);
 
         return new CommandTester($application->find((string) $command->getName()));
     }
@@ -175,7 +175,7 @@ final class LockCommandsTest extends TestCase
         $child = $this->children[] = Child::run(sprintf('
             require_once "/usr/share/php/Symfony/Component/Console/autoload.php";
             $application = new Symfony\Component\Console\Application();
-            $application->add(new RedisLock\Symfony\Command\ListLocksCommand());
+            $application->addCommands([new RedisLock\Symfony\Command\ListLocksCommand()]);
             $application->setAutoExit(false);
             $application->run(new Symfony\Component\Console\Input\ArgvInput(["console", "redis-lock:list", %s, "--watch=0.2"]),
                 new Symfony\Component\Console\Output\StreamOutput(STDOUT));
