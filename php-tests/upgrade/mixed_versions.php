@@ -124,7 +124,9 @@ function fleet(string $kind, array $builds, array $servers, RedisServer $book, f
     $from = microtime(true) + 1.0; // every process started and warm before the first take
     $procs = [];
     foreach ($builds as $so) {
-        $ini = ['extension' => $so, 'redis_lock.server' => $servers[0]->dsn()];
+        // Labelled tokens (a build that knows redis_lock.label writes them): the
+        // earlier build must still take its turn behind them.
+        $ini = ['extension' => $so, 'redis_lock.server' => $servers[0]->dsn(), 'redis_lock.label' => 'proc-' . count($procs)];
         if ($kind === 'renewed') {
             $ini['redis_lock.auto_renew'] = '1';
         }

@@ -15,6 +15,7 @@ use crate::engine::protocol::script::{script_call, Form, Script};
 use crate::engine::protocol::slot::Base;
 use crate::engine::round::request::{data_if, Request, Verdict};
 use crate::engine::features::owner::{owned, unmarked, value_of};
+use crate::engine::features::token::LABEL_SEP;
 
 /// Whether the key still holds our token; if so, and `ttl` > 0, its TTL is
 /// raised to at least `ttl` (never lowered). KEYS: K. ARGV: token ttl.
@@ -139,20 +140,24 @@ pub struct Holder {
 }
 
 impl Holder {
-    /// Reads `<32 hex>:<host>:<pid>:<since ms>[:<label>]`; a value of
+    /// Reads `<32 hex>:<host>[__<label>]:<pid>:<since ms>`; a value of
     /// another library gives empty fields.
     pub fn of(value: &[u8]) -> Self {
         let mut parts = value.split(|&b| b == b':');
-        let (Some(random), Some(host), Some(pid), Some(since), label, None) =
-            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
+        let (Some(random), Some(host), Some(pid), Some(since), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
         else {
             return Self::default();
         };
         let (pid, since_ms) = (parse_int(pid), parse_int(since));
-        if random.len() != 32 || !random.iter().all(u8::is_ascii_hexdigit) || pid.is_none() || since_ms.is_none() || label.is_some_and(<[u8]>::is_empty) {
+        if random.len() != 32 || !random.iter().all(u8::is_ascii_hexdigit) || pid.is_none() || since_ms.is_none() {
             return Self::default();
         }
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let (host, label) = match host.windows(2).position(|w| w == LABEL_SEP.as_bytes()) {
+            Some(at) => (&host[..at], Some(&host[at + 2..]).filter(|l| !l.is_empty())),
+            None => (host, None),
+        };
         Self { host: Some(text(host)), pid, since_ms, label: label.map(text) }
     }
 }
@@ -199,9 +204,9 @@ mod tests {
     fn holders_are_read_from_our_tokens_only() {
         let ours = Holder::of(b"0123456789abcdef0123456789abcdef:web-1.example:4242:1700000000123");
         assert_eq!(ours, Holder { host: Some("web-1.example".into()), pid: Some(4242), since_ms: Some(1_700_000_000_123), label: None });
-        let labelled = Holder::of(b"0123456789abcdef0123456789abcdef:web-1:4242:1700000000123:req-9f.2");
-        assert_eq!(labelled.label.as_deref(), Some("req-9f.2"));
-        for foreign in [&b"1"[..], b"", b"a:b:c:d", b"0123456789abcdef0123456789abcdef:h:x:1", b"0123456789abcdef0123456789abcdeg:h:1:1", b"0123456789abcdef0123456789abcdef:h:1:1:", b"0123456789abcdef0123456789abcdef:h:1:1:a:b"] {
+        let labelled = Holder::of(b"0123456789abcdef0123456789abcdef:web-1__req_9f.2:4242:1700000000123");
+        assert_eq!((labelled.host.as_deref(), labelled.label.as_deref()), (Some("web-1"), Some("req_9f.2")));
+        for foreign in [&b"1"[..], b"", b"a:b:c:d", b"0123456789abcdef0123456789abcdef:h:x:1", b"0123456789abcdef0123456789abcdeg:h:1:1", b"0123456789abcdef0123456789abcdef:h:1:1:a"] {
             assert_eq!(Holder::of(foreign), Holder::default(), "{foreign:?}");
         }
     }

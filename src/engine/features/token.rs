@@ -24,9 +24,10 @@ fn random<T>(draw: impl FnOnce(&mut StdRng) -> T) -> Option<T> {
 
 /// A fresh token for a lock of this process: 128 random bits as 32
 /// lower-case hex digits (the secret part), then who is acquiring:
-/// `<hex>:<host>:<pid>:<since ms>`, and `:<label>` when the application
-/// set one (`label`), so that anybody looking at the key can tell who
-/// holds it, since when, and for what.
+/// `<hex>:<host>:<pid>:<since ms>`, so that anybody looking at the key can
+/// tell who holds it and since when. A label the application set rides in
+/// the host field, as `<host>__<label>`: the token keeps the shape that
+/// every earlier release's scripts recognise (and mark, and hand off).
 pub fn new_token(label: &str) -> String {
     let random = match random(|rng| rng.random::<u128>()) {
         Some(bits) => format!("{bits:032x}"),
@@ -34,9 +35,13 @@ pub fn new_token(label: &str) -> String {
         None => uuid::Uuid::new_v4().simple().to_string(),
     };
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    let sep = if label.is_empty() { "" } else { ":" };
-    format!("{random}:{}:{}:{since}{sep}{label}", host(), process::pid())
+    let sep = if label.is_empty() { "" } else { LABEL_SEP };
+    format!("{random}:{}{sep}{label}:{}:{since}", host(), process::pid())
 }
+
+/// Between the host and the label in a token's host field; never in a host
+/// name as `host()` keeps it.
+pub const LABEL_SEP: &str = "__";
 
 /// A fresh owner token for a caller (the framework adapters): made as
 /// `new_token`, its hex digits in upper case. A lock holding it is never
@@ -93,6 +98,11 @@ fn host() -> &'static str {
             .take(64)
             .map(|&b| if b.is_ascii_alphanumeric() || b"._-".contains(&b) { b as char } else { '_' })
             .collect();
+        // "__" begins a label (`LABEL_SEP`): a host name keeps single underscores only.
+        let mut name = name;
+        while name.contains(LABEL_SEP) {
+            name = name.replace(LABEL_SEP, "_");
+        }
         if name.is_empty() { "unknown".to_owned() } else { name }
     })
 }

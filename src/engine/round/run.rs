@@ -28,7 +28,11 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
     }
     let mut fds: Vec<libc::pollfd> = Vec::new();
     loop {
-        dedupe(&mut legs);
+        // Only one request fanned out to many nodes votes as a quorum; a
+        // batch's requests (two slots of one master among them) do not.
+        if ctx.shared {
+            dedupe(&mut legs);
+        }
         if legs.iter().all(Leg::done) {
             break;
         }
@@ -49,7 +53,9 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
             for leg in legs.iter_mut().filter(|s| !s.done() && !s.dialing()) {
                 leg.progress(libc::POLLIN, &mut ctx);
             }
-            dedupe(&mut legs);
+            if ctx.shared {
+                dedupe(&mut legs);
+            }
             break;
         }
         // Deadlines are judged only after reading what has arrived.

@@ -200,7 +200,7 @@ mod tests {
     }
 
     const T1: &[u8] = b"0123456789abcdef0123456789abcdef:web-1:42:1700000000000";
-    const T2: &[u8] = b"0123456789abcdef0123456789abcdee:web-2:43:1700000000500:req-7";
+    const T2: &[u8] = b"0123456789abcdef0123456789abcdee:web-2__req-7:43:1700000000500";
 
     #[test]
     fn a_mutex_with_its_marked_value_fence_and_waiters() {

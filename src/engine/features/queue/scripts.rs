@@ -16,21 +16,13 @@
 use crate::engine::protocol::script::Script;
 use crate::engine::features::owner::{held_as_shared, mine, owned, value_of};
 
-/// Lua: whether `$v` is a token of `lock()` (`token.rs`), with or without
-/// a label: the only values waiters mark, so the only ones whose unmarked
-/// value says that nobody waits.
-macro_rules! lock_shaped {
-    ($v:literal) => {
-        concat!("(function(v) local _, e = string.find(v, ", lock_token!(), ") \
-return e ~= nil and (e == #v or string.find(v, '^:[%w._-]+$', e + 1) ~= nil) end)(", $v, ")")
-    };
-}
-
-/// Lua: the pattern of a lock token up to its `since` field, in quotes.
+/// Lua: the pattern of a token of `lock()` (`token.rs`), in quotes: the
+/// only values waiters mark, so the only ones whose unmarked value says
+/// that nobody waits.
 macro_rules! lock_token {
     () => {
         "'^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]\
-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[%w._-]+:%d+:%d+'"
+[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[%w._-]+:%d+:%d+$'"
     };
 }
 
@@ -58,9 +50,9 @@ local function live_head(q, t, head) \
     head = nil \
   end \
 end \
-local function ours(v) return ",
-            lock_shaped!("v"),
-            " end \
+local function ours(v) return string.find(v, ",
+            lock_token!(),
+            ") ~= nil end \
 local function native(v) return string.find(v, '^%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x:[%w._-]+:%d+:%d+') ~= nil end \
 local function with_mark(v, q) if ours(v) and redis.call('LINDEX', q, 0) then return v .. '\\0q' end return v end \
 local function marked(k, v) \
@@ -200,9 +192,9 @@ pub static HANDOFF: Script = Script::new(concat!(
 local holder = ",
     value_of!("KEYS[1]"),
     " \
-if holder and holder == ARGV[1] and ",
-    lock_shaped!("ARGV[1]"),
-    " then redis.call('DEL', KEYS[1]) return 1 end \
+if holder and holder == ARGV[1] and string.find(ARGV[1], ",
+    lock_token!(),
+    ") then redis.call('DEL', KEYS[1]) return 1 end \
 if not holder or (not ",
     mine!("holder", "ARGV[1]"),
     " and ARGV[1] ~= '') then return 0 end ",
