@@ -10,6 +10,7 @@ use Psr\Log\LoggerAwareTrait;
 use RedisLock\Internal\ShutdownRelease;
 use RedisLock\Symfony\Profiler\LockRecorder;
 use RedisLock\Symfony\Profiler\NullLockRecorder;
+use RedisLock\Symfony\Profiler\WatchedAcquisition;
 use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
 use Symfony\Component\Lock\BlockingStoreInterface;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
@@ -305,42 +306,24 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
 
     /**
      * One acquisition for the Key's token: write (exclusive) or read, waiting
-     * up to $timeout seconds. With a recorder, or a logger and a wait, a
-     * wait begins with a first attempt: only when that finds the lock held
-     * does it wait (and log how long), after a look at the queue (how many
-     * wait ahead) for the recorder.
+     * up to $timeout seconds; watched when there is a recorder, or a logger
+     * and a wait (WatchedAcquisition).
      */
     private function acquire(Key $key, string $token, bool $write, float $timeout): bool
     {
-        $record = $this->recorder->isEnabled();
-        if (!$record && ($this->logger === null || $timeout <= 0)) {
+        if (!$this->recorder->isEnabled() && ($this->logger === null || $timeout <= 0)) {
             return $this->attempt($key, $token, $write, $timeout);
         }
         $name = (string) $key;
-        $start = hrtime(true);
-        $position = null;
-        $taken = $this->attempt($key, $token, $write, 0);
-        $waited = !$taken && $timeout > 0;
-        if ($waited) {
-            if ($record) {
-                $position = $this->call($this->shared
-                    ? static fn (): int => \RedisReadWriteLock::inspect($name)['waiters']
-                    : static fn (): int => \RedisMutexLock::inspect($name)['waiters']);
-            }
-            $taken = $this->attempt($key, $token, $write, $timeout);
-        }
-        $ms = (hrtime(true) - $start) / 1e6;
-        if ($waited && $taken && $this->logger !== null) {
-            $this->logger->info('Acquired the "{resource}" lock after waiting {waited_ms} ms.', ['resource' => $key, 'waited_ms' => (int) round($ms)]);
-        }
-        $kind = $this->shared ? 'read-write' : 'mutex';
-        if ($taken) {
-            $this->recorder->acquired($name, $kind, $token, $ms, $position);
-        } else {
-            $this->recorder->timedOut($name, $kind, $token, $ms, $position);
-        }
+        $queued = $this->shared
+            ? static fn (): int => \RedisReadWriteLock::inspect($name)['waiters']
+            : static fn (): int => \RedisMutexLock::inspect($name)['waiters'];
 
-        return $taken;
+        return WatchedAcquisition::run(
+            fn (float $wait): bool => $this->attempt($key, $token, $write, $wait),
+            fn (): int => $this->call($queued),
+            $timeout, $this->recorder, $this->logger, $key, $this->shared ? 'read-write' : 'mutex', $token,
+        );
     }
 
     private function attempt(Key $key, string $token, bool $write, float $timeout): bool

@@ -116,6 +116,30 @@ final class LockProfileTest extends TestCase
         $this->assertSame(['timed out', 'lost'], $outcomes);
     }
 
+    public function testASharedStoresWriteLockWaitsBehindAReader(): void
+    {
+        $store = new RedisLockStore(null, 30.0, true);
+        $store->setRecorder($this->profile);
+        $reader = Child::run(sprintf('
+            $owner = RedisMutexLock::newOwner();
+            out(RedisReadWriteLock::acquireOwner(%1$s, $owner, false, 30000) ? "reading" : "refused");
+            $deadline = microtime(true) + 10;
+            while (RedisReadWriteLock::inspect(%1$s)["waiters"] < 1 && microtime(true) < $deadline) { usleep(5000); }
+            usleep(200000);
+            RedisReadWriteLock::releaseOwner(%1$s, $owner);
+        ', var_export($this->name, true)));
+        $this->assertSame('reading', $reader->readLine());
+        $lock = (new LockFactory($store))->createLock($this->name, 30);
+        $this->assertTrue($lock->acquire(true));
+        $lock->release();
+        $this->assertSame(0, $reader->wait());
+        [$entry] = $this->profile->locks();
+        $this->assertSame('read-write', $entry['kind']);
+        $this->assertSame(0, $entry['position'], 'it waited, nobody queued ahead');
+        $this->assertGreaterThan(150, $entry['wait_ms']);
+        $this->assertSame('released', $entry['outcome']);
+    }
+
     public function testSemaphorePermitsAreRecorded(): void
     {
         if (!class_exists(\Symfony\Component\Semaphore\SemaphoreFactory::class)) {
