@@ -19,7 +19,6 @@ cd "$(dirname "$0")/.."
 cell=${1:-}
 out=$PWD/target/profiler-panel
 mkdir -p "$out"
-rm -f "$out"/panel.png "$out"/panel.dom.html
 
 chromium=$(command -v chromium || true)
 if [[ -z $chromium ]]; then
@@ -65,6 +64,7 @@ while IFS= read -r -t 40 line <&"${APP[0]}"; do
 done
 [[ -n $url ]] || finish 1 "no panel URL from the application"
 echo "panel: $url (wait $wait ms, position $position)"
+rm -f "$out"/panel.png "$out"/panel.dom.html "$out"/chromium.log
 
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
        --disable-component-update --disable-sync --user-data-dir="$profile" --window-size=1280,900 --hide-scrollbars)
