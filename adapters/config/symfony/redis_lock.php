@@ -95,7 +95,8 @@ return static function (ContainerConfigurator $container, ContainerBuilder $buil
         $services->set('redis_lock.data_collector', LockDataCollector::class)
             ->args([service('redis_lock.profile')])
             ->tag('data_collector', ['template' => '@RedisLock/Collector/redis_lock.html.twig', 'id' => 'redis_lock', 'priority' => 240]);
-        $templates = dirname((string) (new ReflectionClass(LockDataCollector::class))->getFileName(), 4) . '/templates';
+        // Beside the classes, so that every layout (Composer's, the Debian package's) has them.
+        $templates = dirname((string) (new ReflectionClass(LockDataCollector::class))->getFileName(), 2) . '/Resources/views';
         $container->extension('twig', ['paths' => [$templates => 'RedisLock']]);
     }
 };
