@@ -129,6 +129,12 @@ for ($i = 0; $i < 50; $i++) {
         try { $call(); } catch (Throwable $e) { $errors++; }
     }
 }
+// The counters, as text and as arrays, after all of the above.
+$metrics = 0;
+for ($i = 0; $i < 20; $i++) {
+    $metrics += (int) str_ends_with(redis_lock_metrics(), "# EOF\n");
+    $metrics += (int) (redis_lock_metrics_array()['pool'] !== []);
+}
 RedisSemaphore::acquire('sem-held-at-exit', 1);       // released at request shutdown
-printf("%d of %d checks passed, %d of %d RedLock checks, %d of 200 alias checks, %d of 17000 shared-lock checks, %d errors thrown\n", $ok, $checks, $red, 2000, $aliased, $shared, $errors);
-exit($ok === $checks && $red === 2000 && $aliased === 200 && $shared === 17000 && $errors === 1401 ? 0 : 1);
+printf("%d of %d checks passed, %d of %d RedLock checks, %d of 200 alias checks, %d of 17000 shared-lock checks, %d of 40 metrics checks, %d errors thrown\n", $ok, $checks, $red, 2000, $aliased, $shared, $metrics, $errors);
+exit($ok === $checks && $red === 2000 && $aliased === 200 && $shared === 17000 && $metrics === 40 && $errors === 1401 ? 0 : 1);

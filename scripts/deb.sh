@@ -3,11 +3,14 @@
 # debhelper, no network): target/deb/php<ver>-redis-lock_<version>_<arch>.deb with
 #   <extension dir>/redis_lock.so
 #   /etc/php/<ver>/mods-available/redis_lock.ini   (a conffile, from packaging/redis_lock.ini)
+#   /usr/lib/<package>/redis-lock                   (the operator's command line; its
+#                                                   postinst makes it /usr/bin/redis-lock,
+#                                                   an alternative: one per PHP version)
 #   /usr/share/doc/<package>/{README.md.gz,docs/*.md.gz,copyright}
 # and the maintainer scripts of packaging/deb/, which enable and disable the module
 # with php-common's helpers the way Debian's php-redis package does.
-# Environment: PHP_CONFIG, EXT (the .so), DEB_MAINTAINER, DEB_STRIP=0 (keep the
-# .so's debug line tables; by default they are stripped, symbols are kept),
+# Environment: PHP_CONFIG, EXT (the .so), CLI (the redis-lock binary),
+# DEB_MAINTAINER, DEB_STRIP=0 (keep the .so's and the binary's debug line tables; by default they are stripped, symbols are kept),
 # DEB_OUT (the directory it is written to), DEB_VERSION_SUFFIX (make dist:
 # +deb12, +deb13, +sid, so that each suite's build has a version of its own).
 set -euo pipefail
@@ -16,12 +19,14 @@ cd "$(dirname "$0")/.."
 module=redis_lock
 php_config=${PHP_CONFIG:-php-config}
 ext=${EXT:-$PWD/target/release/libredis_lock.so}
+cli=${CLI:-$PWD/target/release/redis-lock}
 maintainer=${DEB_MAINTAINER:-redis_lock developers <redis-lock@localhost>}
 
 for tool in dpkg-deb "$php_config"; do
   command -v "$tool" >/dev/null 2>&1 || { echo "deb: $tool was not found" >&2; exit 1; }
 done
 [[ -f $ext ]] || { echo "deb: $ext is missing: run make build first" >&2; exit 1; }
+[[ -x $cli ]] || { echo "deb: $cli is missing: run make build first" >&2; exit 1; }
 
 php_full=$("$php_config" --version)
 php_ver=${php_full%.*}
@@ -43,11 +48,12 @@ root=$work/root
 umask 022
 
 # The files, staged exactly as make install would write them.
-DESTDIR=$root EXT=$ext PHP_CONFIG=$php_config \
+DESTDIR=$root EXT=$ext CLI=$cli BINDIR=/usr/lib/$package PHP_CONFIG=$php_config \
   INI_ORIGIN="Installed by the $package package (a conffile: your changes are kept on upgrades)." \
   bash scripts/install.sh install >/dev/null
 if [[ ${DEB_STRIP:-1} != 0 ]] && command -v objcopy >/dev/null 2>&1; then
   objcopy --strip-debug "$root$ext_dir/$module.so"
+  objcopy --strip-debug "$root/usr/lib/$package/redis-lock"
 fi
 
 doc=$root/usr/share/doc/$package
@@ -93,10 +99,10 @@ shlibs=
 if command -v dpkg-shlibdeps >/dev/null 2>&1; then
   mkdir -p "$work/src/debian"
   printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" >"$work/src/debian/control"
-  shlibs=$(cd "$work/src" && dpkg-shlibdeps -O "$root$ext_dir/$module.so" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+  shlibs=$(cd "$work/src" && dpkg-shlibdeps -O "$root$ext_dir/$module.so" "$root/usr/lib/$package/redis-lock" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 fi
 if [[ -z $shlibs ]]; then
-  shlibs=$(ldd "$root$ext_dir/$module.so" | awk '$3 ~ /^\// { print $3 }' |
+  shlibs=$(ldd "$root$ext_dir/$module.so" "$root/usr/lib/$package/redis-lock" | awk '$3 ~ /^\// { print $3 }' |
              while read -r lib; do dpkg-query -S "$(readlink -f "$lib")" 2>/dev/null || dpkg-query -S "$lib" 2>/dev/null; done |
              cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')
 fi
@@ -106,7 +112,7 @@ subst() {
   sed -e "s|@PACKAGE@|$package|g" -e "s|@VERSION@|$version|g" -e "s|@ARCH@|$arch|g" \
       -e "s|@MAINTAINER@|$maintainer|g" -e "s|@INSTALLED_SIZE@|$installed_size|g" \
       -e "s|@PHP_VERSION@|$php_ver|g" -e "s|@PHP_FULL_VERSION@|$php_full|g" \
-      -e "s|@PHPAPI@|$phpapi|g" -e "s|@SHLIBS@|$shlibs|g" -e "s|@MODULE@|$module|g" "$1"
+      -e "s|@PHPAPI@|$phpapi|g" -e "s|@PHP_VERSION_NUMBER@|${php_ver//./}|g" -e "s|@SHLIBS@|$shlibs|g" -e "s|@MODULE@|$module|g" "$1"
 }
 installed_size=$(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)
 subst packaging/deb/control.in | sed 's/, $//' >"$root/DEBIAN/control"

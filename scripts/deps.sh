@@ -17,7 +17,7 @@ if php_full=$("${PHP_CONFIG:-php-config}" --version 2>/dev/null); then php_ver=$
 build_pkgs=("php$php_ver-dev" "php$php_ver-cli" "php$php_ver-fpm" libfcgi-bin clang libclang-dev libssl-dev pkg-config redis-server redis-tools redis-sentinel openssl valgrind iproute2 iptables strace
             phpunit php-symfony-lock php-symfony-semaphore php-illuminate-cache php-illuminate-container php-illuminate-config
             php-illuminate-redis php-redis php-predis
-            apt-utils gpg zip unzip dpkg-dev debootstrap)
+            apt-utils gpg zip unzip dpkg-dev debootstrap tmux)
 bench_pkgs=(apache2-utils nginx-light python3-matplotlib)
 browser_pkgs=(chromium)
 

@@ -4,12 +4,14 @@
 #   <php-config --extension-dir>/redis_lock.so
 #   /etc/php/<major.minor>/mods-available/redis_lock.ini  (from packaging/redis_lock.ini)
 #   enabled for the CLI and FPM SAPIs with phpenmod (conf.d symlinks)
-# Both are idempotent. With DESTDIR=dir only the two files are written under dir
+#   <BINDIR>/redis-lock, the operator's command line (docs/operating-cli.md)
+# Both are idempotent. With DESTDIR=dir only the three files are written under dir
 # (or removed from it): no phpenmod (the Debian package uses this).
 # Usage: scripts/install.sh install|uninstall
 # Environment: PHP_CONFIG (php-config), EXT (the .so to install), DESTDIR,
 #   SAPIS (the SAPIs to enable, "cli fpm"; one whose conf.d is missing is skipped),
-#   INI_ORIGIN (the ini's second comment line).
+#   INI_ORIGIN (the ini's second comment line), CLI (the redis-lock binary to
+#   install), BINDIR (where; default $PREFIX/bin, PREFIX default /usr/local).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,9 @@ module=redis_lock
 php_config=${PHP_CONFIG:-php-config}
 ext=${EXT:-$PWD/target/release/libredis_lock.so}
 destdir=${DESTDIR:-}
+cli=${CLI:-$PWD/target/release/redis-lock}
+bindir=${BINDIR:-${PREFIX:-/usr/local}/bin}
+cli_path=$bindir/redis-lock
 sapis=${SAPIS:-cli fpm}
 
 command -v "$php_config" >/dev/null 2>&1 || {
@@ -42,7 +47,7 @@ say() { echo "$mode: $*"; }
 # Refuse to touch files that a Debian package (php8.2-redis-lock from make deb) owns.
 owned_by_package() {
   local f owner
-  for f in "$so_path" "$ini_path"; do
+  for f in "$so_path" "$ini_path" "$cli_path"; do
     if owner=$(dpkg-query -S "$f" 2>/dev/null); then
       echo "${owner%%:*}"
       return 0
@@ -93,6 +98,7 @@ sapi_dirs() {
 
 if [[ $mode == install ]]; then
   [[ -f $ext ]] || { echo "install: $ext is missing: run make build first" >&2; exit 1; }
+  [[ -x $cli ]] || { echo "install: $cli is missing: run make build first" >&2; exit 1; }
   if ! "$php_bin" -n -d extension="$ext" -r 'exit(extension_loaded("redis_lock") ? 0 : 1);' >/dev/null 2>&1; then
     echo "install: $php_bin cannot load $ext (built for another PHP?):" >&2
     "$php_bin" -n -d extension="$ext" -r '' >&2 || true
@@ -107,6 +113,13 @@ if [[ $mode == install ]]; then
   install -m 644 "$ext" "$tmp"
   mv -f "$tmp" "$destdir$so_path"
   say "$destdir$so_path"
+
+  # The command line, the same way (an operator may be running it).
+  mkdir -p "$destdir$bindir"
+  tmp=$(mktemp "$destdir$bindir/.redis-lock.XXXXXX")
+  install -m 755 "$cli" "$tmp"
+  mv -f "$tmp" "$destdir$cli_path"
+  say "$destdir$cli_path"
 
   mkdir -p "$destdir$ini_dir"
   ini_text=$(<packaging/redis_lock.ini)
@@ -158,7 +171,7 @@ else
       done
     done
   fi
-  for f in "$destdir$ini_path" "$destdir$so_path"; do
+  for f in "$destdir$ini_path" "$destdir$so_path" "$destdir$cli_path"; do
     if [[ -e $f ]]; then
       rm -f "$f"
       say "removed $f"

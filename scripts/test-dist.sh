@@ -117,8 +117,9 @@ test_cell() {
   inside php -m | grep -qx redis_lock || fail "php -m does not list redis_lock"
   inside "php-fpm$php" -m | grep -qx redis_lock || fail "php-fpm$php -m does not list redis_lock"
   inside php --ri redis_lock | grep -qx "Version => $version" || fail "php --ri does not show version $version"
+  [[ $(inside redis-lock --version) == "redis-lock $version" ]] || fail "redis-lock --version does not say redis-lock $version"
   out=$(inside php /dev/stdin "$port" adapters <scripts/dist-smoke.php 2>&1) || fail "$out"
-  say "apt-get install $pkg ($debver, signed-by) and php-redis-lock-adapters: php -m, php-fpm$php -m list it; php --ri: $version; $out"
+  say "apt-get install $pkg ($debver, signed-by) and php-redis-lock-adapters: php -m, php-fpm$php -m list it; php --ri: $version; redis-lock --version: $version; $out"
 
   step=upgrade
   apt_in purge -y "$pkg" php-redis-lock-adapters

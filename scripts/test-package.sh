@@ -2,7 +2,8 @@
 # make test-package: the Debian package (make deb) and make install/uninstall,
 # each tested against the system PHP loading redis_lock from its own ini (no -n,
 # no -d extension): php -m, php --ri, php-fpm -m, and a real lock/release on a
-# throwaway redis-server; then removed (dpkg -r, dpkg -P; make uninstall), run
+# throwaway redis-server, and the redis-lock command line it installs (--version,
+# list against that server); then removed (dpkg -r, dpkg -P; make uninstall), run
 # twice where it must be idempotent, and the PHP, dpkg and phpenmod state compared
 # with the state before, file by file.
 #
@@ -46,6 +47,9 @@ fpm=php-fpm$php_ver
 package=php$php_ver-redis-lock
 ini=/etc/php/$php_ver/mods-available/$module.ini
 so=$ext_dir/$module.so
+# The command line: where the package puts it, and where make install does.
+deb_cli=/usr/bin/redis-lock
+make_cli=/usr/local/bin/redis-lock
 version=$(sh scripts/package-field.sh version)
 
 # ---------------------------------------------------------------- outside
@@ -64,7 +68,7 @@ if [[ -z ${REDIS_LOCK_PKG_TEST_INNER:-} ]]; then
     ?i*) skip "the package $package is installed; dpkg -P $package first to run this test" ;;
     *) skip "the package $package was removed but not purged; dpkg -P $package first to run this test" ;;
   esac
-  for f in "$so" "$ini"; do
+  for f in "$so" "$ini" "$deb_cli" "$make_cli"; do
     [[ -e $f ]] && skip "$f exists (installed some other way); make uninstall first to run this test"
   done
 
@@ -123,7 +127,7 @@ deb=$REDIS_LOCK_PKG_TEST_DEB
 if [[ $REDIS_LOCK_PKG_TEST_INNER == sandbox ]]; then
   tmp=$REDIS_LOCK_PKG_TEST_TMP
   n=0
-  for dir in /etc/php /usr/lib/php /usr/share/doc /var/lib/dpkg /var/lib/php /var/log; do
+  for dir in /etc/php /usr/lib/php /usr/share/doc /var/lib/dpkg /var/lib/php /var/log /usr/bin /usr/local/bin /etc/alternatives; do
     [[ -d $dir ]] || continue
     n=$((n + 1))
     mkdir -p "$tmp/ov$n/upper" "$tmp/ov$n/work"
@@ -155,6 +159,7 @@ snapshot() {
   find /etc/php "$ext_dir" /var/lib/php/modules -printf '%y %m %p -> %l\n' 2>/dev/null | LC_ALL=C sort
   find /etc/php -type f -exec md5sum {} + | LC_ALL=C sort -k2
   find /usr/share/doc -maxdepth 1 -name "$package*"
+  ls -l "$deb_cli" "$make_cli" /etc/alternatives/redis-lock /var/lib/dpkg/alternatives/redis-lock 2>/dev/null || true
   ls /var/lib/dpkg/info/ | grep -F "$package" || true
   echo "php -m: $("$php" -m 2>&1 | tr '\n' ' ')"
   if command -v "$fpm" >/dev/null; then echo "$fpm -m: $("$fpm" -m 2>&1 | tr '\n' ' ')"; fi
@@ -186,7 +191,7 @@ cleanup() {
       echo "test-package: cleanup: dpkg -P $package"
       atomic dpkg --force-remove-reinstreq -P "$package" >/dev/null 2>&1
     fi
-    if [[ -e $so || -e $ini ]]; then
+    if [[ -e $so || -e $ini || -e $make_cli ]]; then
       echo "test-package: cleanup: make uninstall"
       atomic bash scripts/install.sh uninstall >/dev/null 2>&1
     fi
@@ -249,7 +254,10 @@ expect_enabled() {
     lists_module "$fpm" || die "$what: $fpm -m does not list $module"
     say "$what: $fpm -m lists $module"
   fi
-  say "$what: php -m lists $module; php --ri shows version $version and its 9 settings; lock/release works"
+  [[ -x $cli ]] || die "$what: $cli is not installed"
+  [[ $("$cli" --version) == "redis-lock $version" ]] || die "$what: $cli --version says '$("$cli" --version 2>&1)', not 'redis-lock $version'"
+  "$cli" --server "redis://127.0.0.1:$port" list >/dev/null || die "$what: $cli list against 127.0.0.1:$port failed (exit $?)"
+  say "$what: php -m lists $module; php --ri shows version $version and its 9 settings; lock/release works; $cli --version and list work"
 }
 
 expect_disabled() {
@@ -270,6 +278,7 @@ fi
 
 # ---- the package
 t=$SECONDS
+cli=$deb_cli
 say "dpkg -i $(basename "$deb")"
 atomic dpkg -i "$deb" >/dev/null
 dpkg-query -W -f='${db:Status-Abbrev}' "$package" | grep -q '^ii' || die "dpkg -i: $package is not installed"
@@ -282,6 +291,7 @@ expect_enabled "dpkg -i again"
 atomic dpkg -r "$package" >/dev/null
 expect_disabled "dpkg -r"
 [[ ! -e $so ]] || die "dpkg -r: $so is left"
+[[ ! -e $cli ]] || die "dpkg -r: $cli is left"
 [[ -f $ini ]] || die "dpkg -r: the conffile $ini should stay until purge"
 say "dpkg -r: disabled everywhere, $so removed, the conffile kept"
 atomic dpkg -P "$package" >/dev/null
@@ -291,6 +301,7 @@ say "package: $((SECONDS - t)) s"
 
 # ---- make install / make uninstall
 t=$SECONDS
+cli=$make_cli
 for i in 1 2; do
   atomic make --no-print-directory -o build install >/dev/null || die "make install (run $i) failed"
   expect_enabled "make install #$i"
@@ -299,8 +310,8 @@ fail_point make-installed
 for i in 1 2; do
   atomic make --no-print-directory uninstall >/dev/null || die "make uninstall (run $i) failed"
   expect_disabled "make uninstall #$i"
-  [[ ! -e $so && ! -e $ini ]] || die "make uninstall #$i: $so or $ini is left"
-  say "make uninstall #$i: disabled everywhere, $so and $ini removed"
+  [[ ! -e $so && ! -e $ini && ! -e $cli ]] || die "make uninstall #$i: $so, $ini or $cli is left"
+  say "make uninstall #$i: disabled everywhere, $so, $ini and $cli removed"
 done
 expect_same_as_before "make uninstall"
 say "make install/uninstall: $((SECONDS - t)) s"

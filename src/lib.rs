@@ -17,6 +17,8 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<php::rwlock::RedisReadWriteLock>()
         .class::<php::semaphore::RedisSemaphore>()
         .class::<php::scope::RedisLock>()
+        .function(php::metrics::text_function())
+        .function(php::metrics::array_function())
         .request_startup_function(php::request_startup)
         .request_shutdown_function(php::shutdown::request_shutdown)
         .post_deactivate_function(php::shutdown::post_deactivate)

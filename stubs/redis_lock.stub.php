@@ -478,3 +478,42 @@ final class RedisLock
      */
     public static function setLabel(string $label): void {}
 }
+
+/**
+ * The lock counters as OpenMetrics text, for an application's /metrics
+ * route (docs/operating-metrics.md). Under PHP-FPM they cover every worker
+ * of the pool (a table shared by the processes the master forks); from the
+ * CLI, this process and its forks. Counters are `redis_lock_<name>_total`,
+ * histograms (wait and hold time, in seconds) `_bucket{le=...}` (cumulative),
+ * `_sum`, `_count`; labels `kind` (mutex, redlock, read-write, semaphore)
+ * and `pattern` (the first of redis_lock.metrics_patterns the Redis key
+ * matches, else "other"); the text ends with `# EOF`. A series appears once
+ * it counted something.
+ */
+function redis_lock_metrics(): string {}
+
+/**
+ * The same counters as numbers, of the pool and of this process alone.
+ *
+ * @return array{
+ *     shared: bool,
+ *     buckets_ms: list<int>,
+ *     pool: list<array{kind: string, pattern: string, acquisitions: int, contended: int, timeouts: int,
+ *         busy: int, handoffs: int, renewals: int, lost_leases: int, errors: array<string, int>,
+ *         wait: array{buckets: list<int>, sum_ms: float, count: int},
+ *         hold: array{buckets: list<int>, sum_ms: float, count: int}}>,
+ *     process: list<array{kind: string, pattern: string, acquisitions: int, contended: int, timeouts: int,
+ *         busy: int, handoffs: int, renewals: int, lost_leases: int, errors: array<string, int>,
+ *         wait: array{buckets: list<int>, sum_ms: float, count: int},
+ *         hold: array{buckets: list<int>, sum_ms: float, count: int}}>
+ * }
+ *   shared: whether `pool` covers every process forked after startup (false:
+ *   the shared table could not be mapped, and `pool` is this process' counts);
+ *   buckets_ms: the histograms' upper bounds in ms; each histogram's `buckets`
+ *   has one count per bound then one for longer (+Inf), NOT cumulative;
+ *   errors: by cause (connect, auth, timeout, io, reply, protocol, same_server,
+ *   interrupted, unresolved, redirected, slot_unstable, replicas,
+ *   outlived_by_wait), one per server that failed. Only series that counted
+ *   something are listed.
+ */
+function redis_lock_metrics_array(): array {}

@@ -27,7 +27,7 @@ fn once() -> Patience {
 fn acquire_sets_our_token_with_the_ttl_and_release_deletes_it() {
     let redis = Redis::start();
     let nodes = [redis.node(T)];
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"lock:a", &token);
 
     let round = lease.try_acquire(20_000, &limits());
@@ -47,7 +47,7 @@ fn a_held_key_is_refused_and_never_touched() {
     let redis = Redis::start();
     redis.set(b"k", b"foreign");
     let nodes = [redis.node(T)];
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"k", &token);
 
     assert_eq!(lease.try_acquire(5_000, &limits()).votes, vec![Vote::No]);
@@ -61,7 +61,7 @@ fn a_held_key_is_refused_and_never_touched() {
 fn extend_sets_a_new_ttl_only_while_the_token_holds() {
     let redis = Redis::start();
     let nodes = [redis.node(T)];
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"e", &token);
     assert!(lease.try_acquire(1_000, &limits()).held());
     let round = lease.extend(60_000, &limits());
@@ -78,7 +78,7 @@ fn waiting_stops_at_the_deadline_and_pauses_between_attempts() {
     let redis = Redis::start();
     redis.set(b"busy", b"foreign");
     let nodes = [redis.node(T)];
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"busy", &token);
     redis.try_cmd(&["CONFIG", "RESETSTAT"]).unwrap();
 
@@ -96,7 +96,7 @@ fn waiting_stops_at_the_deadline_and_pauses_between_attempts() {
 #[test]
 fn an_outage_ends_a_wait_at_once() {
     let nodes = [Node { server: redis_lock::engine::net::dsn::Server::tcp("127.0.0.1", common::free_port()), timeout: T, connect: T }];
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"x", &token);
     let start = Instant::now();
     let deadline = start + Duration::from_secs(5);
@@ -116,7 +116,7 @@ fn a_lost_reply_on_a_pooled_connection_leaves_no_orphan() {
     let redis = Redis::start();
     let proxy = Proxy::start(redis.port);
     let nodes = [Node { server: proxy.server(), timeout: T, connect: T }];
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"lost", &token);
     // Warm the pool through the proxy, then lose the reply of the next SET.
     assert!(!lease.release(&limits()).held());
@@ -133,7 +133,7 @@ fn a_lost_reply_on_a_pooled_connection_leaves_no_orphan() {
 fn a_flushed_script_cache_falls_back_to_eval() {
     let redis = Redis::start();
     let nodes = [redis.node(T)];
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"f", &token);
     assert!(lease.try_acquire(10_000, &limits()).held());
     redis.try_cmd(&["SCRIPT", "FLUSH"]).unwrap();
@@ -145,7 +145,7 @@ fn a_flushed_script_cache_falls_back_to_eval() {
 fn a_restarted_server_gets_a_new_connection() {
     let mut redis = Redis::start();
     let nodes = [redis.node(T)];
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"r", &token);
     assert!(lease.try_acquire(10_000, &limits()).held());
     redis.restart();
@@ -158,7 +158,7 @@ fn a_restarted_server_gets_a_new_connection() {
 fn a_hung_server_times_out_and_its_late_reply_is_never_read() {
     let redis = Redis::start();
     let nodes = [redis.node(Duration::from_millis(300))];
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"h", &token);
     assert!(!lease.release(&limits()).held()); // pooled connection
     redis.signal("-STOP");
@@ -174,7 +174,7 @@ fn a_hung_server_times_out_and_its_late_reply_is_never_read() {
     // followed the failed round ran on a new connection. A new round must
     // see only answers to its own commands.
     std::thread::sleep(Duration::from_millis(100));
-    let token2 = new_token();
+    let token2 = new_token("");
     let lease2 = Lease::new(&nodes, b"h", &token2);
     let round = lease2.try_acquire(10_000, &limits());
     if redis.get(b"h") == Some(token.clone().into_bytes()) {
@@ -201,7 +201,7 @@ fn the_quorum_decides_over_five_nodes() {
                 }
             }
             let free = n - busy_mask.count_ones() as usize;
-            let token = new_token();
+            let token = new_token("");
             let lease = Lease::new(nodes, b"q", &token);
             let round = lease.try_acquire(10_000, &limits());
             assert_eq!(round.held(), free >= quorum(n), "n={n} busy={busy_mask:b}");
@@ -228,7 +228,7 @@ fn a_dead_minority_is_a_failed_vote_and_a_dead_majority_is_an_outage() {
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(T)).collect();
     servers[0].kill();
     servers[1].kill();
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&nodes, b"m", &token);
     let round = lease.try_acquire(10_000, &limits());
     assert!(round.held() && round.yes() == 3 && round.failures().len() == 2);
@@ -247,7 +247,7 @@ fn a_dead_minority_is_a_failed_vote_and_a_dead_majority_is_an_outage() {
 #[test]
 fn the_fan_out_costs_one_round_trip_not_n() {
     let proxied = Proxied::start(3);
-    let token = new_token();
+    let token = new_token("");
     let lease = Lease::new(&proxied.nodes, b"rtt", &token);
     proxied.set_delay(Duration::from_millis(100));
     let start = Instant::now();

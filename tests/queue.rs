@@ -39,13 +39,13 @@ fn a_waiter_keeps_its_place_when_its_blocking_pop_ends_at_a_tick() {
     let limits = Limits { connect: Duration::from_millis(500), read, tls_ca_file: None };
     // Held by a process of ours (an owner token: never marked), whose
     // release would wake the waiter: it blocks as usual.
-    let holder = new_token().to_uppercase();
+    let holder = new_token("").to_uppercase();
     redis.set(b"lock:held", holder.as_bytes());
     redis.try_cmd(&["CONFIG", "RESETSTAT"]).expect("CONFIG RESETSTAT");
 
     let started = Instant::now();
     let deadline = started + Duration::from_millis(2500);
-    let (outcome, _) = queue::acquire(&node, b"lock:held", &new_token(), 20_000, deadline, Duration::from_millis(10), &limits);
+    let (outcome, _) = queue::acquire(&node, b"lock:held", &new_token(""), 20_000, deadline, Duration::from_millis(10), &limits);
     let waited = started.elapsed();
 
     assert_eq!(outcome, Outcome::Refused, "the wait ends at its deadline as a plain refusal");

@@ -1,5 +1,5 @@
 --TEST--
-php --ri redis_lock shows the version, the classes the extension registered (the same list as ReflectionExtension::getClassNames()) and every redis_lock.* setting (local and master values)
+php --ri redis_lock shows the version, the classes the extension registered (the same list as ReflectionExtension::getClassNames()) and every redis_lock.* setting (local and master values), the metrics functions and how their counters are set up
 --FILE--
 <?php
 require __DIR__ . '/../inc/redis_server.inc';
@@ -32,6 +32,9 @@ Version => %d.%d.%d
 Built for PHP => %d.%d.%d
 PHP API => %d
 Classes => RedisLockException, RedisLockLostException, RedisMutexLock, RedLock, RedisReadWriteLock, RedisSemaphore, RedisLock
+Functions => redis_lock_metrics, redis_lock_metrics_array
+Metrics counters => shared by every process forked after startup (25 KiB)
+Metrics patterns => none (every key: other)
 
 Directive => Local Value => Master Value
 redis_lock.server => redis://127.0.0.1:6379 => redis://127.0.0.1:6379
@@ -46,6 +49,7 @@ redis_lock.max_hold => 0 => 0
 redis_lock.wait_replicas => 0 => 0
 redis_lock.wait_timeout => 1 => 1
 redis_lock.label => no value => no value
+redis_lock.metrics_patterns => no value => no value
 exit 0
 redis_lock.server => redis://10.0.0.1:7000/2 => redis://10.0.0.1:7000/2
 redis_lock.prefix => app: => app:
@@ -59,10 +63,12 @@ redis_lock.max_hold => 0 => 0
 redis_lock.wait_replicas => 0 => 0
 redis_lock.wait_timeout => 1 => 1
 redis_lock.label => no value => no value
+redis_lock.metrics_patterns => no value => no value
 redis_lock.auto_renew: "0" (access 7)
 redis_lock.connect_timeout: "1" (access 7)
 redis_lock.label: "" (access 7)
 redis_lock.max_hold: "0" (access 7)
+redis_lock.metrics_patterns: "" (access 4)
 redis_lock.prefix: "lock:" (access 7)
 redis_lock.read_timeout: "1" (access 7)
 redis_lock.reentrant: "1" (access 7)

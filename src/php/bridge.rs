@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::errors::{Fail, Result};
 use super::ini;
-use crate::engine::policy::{self, failures_text, Failure, Held, Limits, Node, Outcome, Handle, Patience, Replicas, Server, Terms, INTERRUPTED};
+use crate::engine::policy::{self, failures_text, Failure, Held, Limits, Outcome, Handle, Patience, Replicas, Server, Terms, INTERRUPTED};
 
 /// Waits beyond this are as good as forever (and keep `Instant` arithmetic in range).
 const MAX_WAIT_SECONDS: f64 = 1e9;
@@ -68,9 +68,7 @@ pub fn owner_token() -> String {
 }
 
 /// The one node of a RedisMutexLock call.
-pub fn node(server: &Server, limits: &Limits) -> Node {
-    Node { server: server.clone(), timeout: limits.read, connect: limits.connect }
-}
+pub use crate::engine::policy::node;
 
 /// This process' hold of the key for `token`, or the lock as anybody
 /// knowing the token names it.

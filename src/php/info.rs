@@ -5,6 +5,7 @@ use ext_php_rs::zend::{ExecutorGlobals, ModuleEntry};
 use ext_php_rs::{info_table_end, info_table_row, info_table_start};
 
 use super::zend;
+use crate::engine::policy::{metrics_status, MAX_PATTERNS, METRICS_TABLE_BYTES};
 
 /// The module's section of `phpinfo()`.
 ///
@@ -19,6 +20,22 @@ pub unsafe extern "C" fn module_info(module: *mut ModuleEntry) {
     // SAFETY: `module` is this extension's entry, handed over by the engine.
     let classes = unsafe { classes_of(module) };
     info_table_row!("Classes", classes.join(", "));
+    info_table_row!("Functions", "redis_lock_metrics, redis_lock_metrics_array");
+    let status = metrics_status();
+    let counters = match &status.shared {
+        Ok(()) => format!("shared by every process forked after startup ({} KiB)", METRICS_TABLE_BYTES / 1024),
+        Err(why) => format!("per process only (the shared table could not be mapped: {why})"),
+    };
+    info_table_row!("Metrics counters", counters);
+    let mut patterns = if status.patterns.list.is_empty() { "none (every key: other)".to_owned() } else { status.patterns.list.join(", ") };
+    if status.patterns.ignored > 0 {
+        patterns.push_str(&format!(
+            " ({} more ignored: at most {} patterns)",
+            status.patterns.ignored,
+            MAX_PATTERNS
+        ));
+    }
+    info_table_row!("Metrics patterns", patterns);
     info_table_end!();
     // SAFETY: `module` is this extension's entry, handed over by the engine.
     unsafe { zend::display_ini_entries(module) };

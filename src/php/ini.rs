@@ -13,7 +13,7 @@ use super::errors::{Fail, Result};
 use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::zend::ExecutorGlobals;
 use super::checks::clamped_seconds;
-use crate::engine::policy::{label_of, redact, Limits, Renew, Replicas, Server, Terms, MAX_REPLICAS, NUL_BYTES};
+use crate::engine::policy::{label_of, redact, Limits, Renew, Replicas, Server, Terms, DEFAULT_PREFIX, DEFAULT_SERVER, MAX_REPLICAS, NUL_BYTES};
 
 pub const SERVER: &CStr = c"redis_lock.server";
 pub const PREFIX: &CStr = c"redis_lock.prefix";
@@ -27,10 +27,12 @@ pub const MAX_HOLD: &CStr = c"redis_lock.max_hold";
 pub const WAIT_REPLICAS: &CStr = c"redis_lock.wait_replicas";
 pub const WAIT_TIMEOUT: &CStr = c"redis_lock.wait_timeout";
 pub const LABEL: &CStr = c"redis_lock.label";
+/// Read once at module startup (the counters' series are fixed then): php.ini only.
+pub const METRICS_PATTERNS: &CStr = c"redis_lock.metrics_patterns";
 
-static ENTRIES: IniEntryDefs<13> = IniEntryDefs::new([
-    entry(SERVER, c"redis://127.0.0.1:6379", Some(display_redacted)),
-    entry(PREFIX, c"lock:", None),
+static ENTRIES: IniEntryDefs<14> = IniEntryDefs::new([
+    entry(SERVER, DEFAULT_SERVER, Some(display_redacted)),
+    entry(PREFIX, DEFAULT_PREFIX, None),
     entry(CONNECT_TIMEOUT, c"1", None),
     entry(READ_TIMEOUT, c"1", None),
     entry(RELEASE_ON_SHUTDOWN, c"1", None),
@@ -41,6 +43,7 @@ static ENTRIES: IniEntryDefs<13> = IniEntryDefs::new([
     entry(WAIT_REPLICAS, c"0", None),
     entry(WAIT_TIMEOUT, c"1", None),
     entry(LABEL, c"", None),
+    system_entry(METRICS_PATTERNS, c""),
     IniEntryDef::end(),
 ]);
 
@@ -51,6 +54,13 @@ const fn entry(name: &'static CStr, default: &'static CStr, displayer: Option<Di
     // Values are read when used; a handler must exist for ini_restore() to work.
     def.on_modify = Some(accept);
     def.displayer = displayer;
+    def
+}
+
+/// A setting only php.ini (or `-d`) sets, read once at module startup.
+const fn system_entry(name: &'static CStr, default: &'static CStr) -> IniEntryDef {
+    let mut def = IniEntryDef::new(name, default, IniEntryPermission::System);
+    def.on_modify = Some(accept);
     def
 }
 

@@ -8,6 +8,7 @@ pub mod fixups;
 pub mod info;
 pub mod ini;
 pub mod listing;
+pub mod metrics;
 pub mod mutex;
 pub mod owned;
 pub mod redlock;
@@ -26,6 +27,9 @@ pub mod zend;
 pub unsafe extern "C" fn startup(_type: i32, module_number: i32) -> i32 {
     silence_panics();
     ini::register(module_number);
+    // Before PHP-FPM forks its workers: the table they all add to.
+    // Keys are matched without redis_lock.prefix (as php.ini sets it).
+    crate::engine::policy::start_metrics(&String::from_utf8_lossy(&ini::raw(ini::METRICS_PATTERNS)), &ini::raw(ini::PREFIX));
     crate::engine::policy::set_interrupt_check(zend::time_limit_fired);
     match errors::register_exception_classes() {
         Ok(()) => 0,

@@ -204,7 +204,7 @@ impl Proxied {
         let proxies: Vec<Proxy> = servers.iter().map(|r| Proxy::start(r.port)).collect();
         let nodes: Vec<Node> =
             proxies.iter().map(|p| Node { server: p.server(), timeout: Duration::from_secs(2), connect: Duration::from_secs(2) }).collect();
-        let token = redis_lock::engine::features::token::new_token();
+        let token = redis_lock::engine::features::token::new_token("");
         let lease = redis_lock::engine::features::lease::Lease::new(&nodes, b"connect", &token);
         lease.release(&redis_lock::engine::net::conn::Limits::default());
         Proxied { servers, proxies, nodes }

@@ -6,8 +6,12 @@ namespace RedisLock\Laravel;
 
 use Illuminate\Cache\Lock;
 use Illuminate\Contracts\Cache\LockTimeoutException;
+use Illuminate\Contracts\Events\Dispatcher;
 use RedisLock\Internal\Server;
 use RedisLock\Internal\ShutdownRelease;
+use RedisLock\Laravel\Events\LockAcquiredAfterWait;
+use RedisLock\Laravel\Events\LockLeaseLost;
+use RedisLock\Laravel\Events\LockWaitTimedOut;
 
 /**
  * A Laravel cache lock on the redis_lock extension (RedisMutexLock's
@@ -52,6 +56,11 @@ use RedisLock\Internal\ShutdownRelease;
  *   took it, it expired while the process was frozen, or Redis could not be
  *   reached to renew it) makes the next release() throw RedisLockLostException
  *   (a RedisLockException) once, instead of returning false.
+ * - Events (dispatchTo(), set by the redis_lock store when the application
+ *   has an event dispatcher): LockAcquiredAfterWait and LockWaitTimedOut from
+ *   block(), LockLeaseLost when release() or refresh() finds the lock this
+ *   object took no longer its owner's (it expired or was taken meanwhile);
+ *   each only when something listens for it.
  */
 class NativeLock extends Lock
 {
@@ -66,6 +75,15 @@ class NativeLock extends Lock
 
     /** @var string|null */
     protected $keyPrefix;
+
+    /** @var Dispatcher|null */
+    protected $events;
+
+    /** @var string|null the name events carry (the store's lock name, without its prefix) */
+    protected $eventName;
+
+    /** Whether this object took the lock and has not released it since: a refusal then is a lost lease. */
+    private bool $takenHere = false;
 
     /**
      * @param string      $name
@@ -94,6 +112,20 @@ class NativeLock extends Lock
             throw new \InvalidArgumentException('The lease must be at least 1 second.');
         }
         $this->leaseSeconds = $seconds;
+
+        return $this;
+    }
+
+    /**
+     * Dispatch this lock's events (see the class comment) to $events, naming
+     * the lock $name (null: its name).
+     *
+     * @return $this
+     */
+    public function dispatchTo(?Dispatcher $events, ?string $name = null)
+    {
+        $this->events = $events;
+        $this->eventName = $name;
 
         return $this;
     }
@@ -160,14 +192,17 @@ class NativeLock extends Lock
         $seconds = (int) ($seconds ?? $this->seconds);
         $renew = $seconds <= 0;
         $ttl = $this->ttl($renew ? 0 : $seconds);
-        if (!$this->call(fn (): bool => \RedisMutexLock::extendOwner($this->name, $this->owner, $ttl))) {
-            return false;
-        }
 
-        // Renewals start or end in this process: acquire() of a key that
-        // holds our owner sets its TTL and how it is renewed. (It would take
-        // the key if it was released since extendOwner(): one round trip.)
-        return $this->call(fn (): bool => \RedisMutexLock::acquire($this->name, $this->owner, $ttl, 0, $renew));
+        return $this->takenHere = $this->watchingTheLease(function () use ($ttl, $renew): bool {
+            if (!$this->call(fn (): bool => \RedisMutexLock::extendOwner($this->name, $this->owner, $ttl))) {
+                return false;
+            }
+
+            // Renewals start or end in this process: acquire() of a key that
+            // holds our owner sets its TTL and how it is renewed. (It would take
+            // the key if it was released since extendOwner(): one round trip.)
+            return $this->call(fn (): bool => \RedisMutexLock::acquire($this->name, $this->owner, $ttl, 0, $renew));
+        });
     }
 
     /**
@@ -177,7 +212,10 @@ class NativeLock extends Lock
      */
     public function release()
     {
-        return $this->call(fn (): bool => \RedisMutexLock::releaseOwner($this->name, $this->owner));
+        $released = $this->watchingTheLease(fn (): bool => $this->call(fn (): bool => \RedisMutexLock::releaseOwner($this->name, $this->owner)));
+        $this->takenHere = false;
+
+        return $released;
     }
 
     /**
@@ -187,6 +225,8 @@ class NativeLock extends Lock
      */
     public function forceRelease()
     {
+        $this->takenHere = false;
+
         return $this->call(fn (): bool => \RedisMutexLock::forceRelease($this->name));
     }
 
@@ -252,14 +292,24 @@ class NativeLock extends Lock
 
     protected function attempt(float $timeout): bool
     {
-        $deadline = hrtime(true) / 1e9 + $timeout;
+        $taken = $this->tryToTake($timeout);
+        $this->takenHere = $this->takenHere || $taken;
+
+        return $taken;
+    }
+
+    private function tryToTake(float $timeout): bool
+    {
+        $start = hrtime(true);
+        $deadline = $start / 1e9 + $timeout;
+        $waited = false;
         // The extension refreshes a key that already holds the owner; Laravel
         // (SET NX) refuses it. One look first: a lock its own owner holds is
         // not taken again, and waiting for it can end only with its expiry.
         while ($this->getCurrentOwner() === $this->owner) {
             $left = $deadline - hrtime(true) / 1e9;
             if ($left <= 0) {
-                return false;
+                return $this->waitEnded(false, $start, $timeout);
             }
             $ttl = $this->call(fn (): array => \RedisMutexLock::inspect($this->name))['ttl'];
             if ($ttl === null) {
@@ -268,12 +318,69 @@ class NativeLock extends Lock
             // -1: it never expires, so only the deadline ends the wait.
             $sleep = $ttl < 0 ? $left : min($left, $ttl / 1000);
             usleep((int) ceil(max(0.01, $sleep) * 1e6));
+            $waited = true;
         }
         $renew = $this->seconds <= 0;
         $ttl = $this->ttl($this->seconds);
-        $timeout = max(0.0, $deadline - hrtime(true) / 1e9);
+        $acquire = fn (float $seconds): bool => $this->call(fn (): bool => \RedisMutexLock::acquire($this->name, $this->owner, $ttl, $seconds, $renew));
+        if ($this->events === null || $timeout <= 0.0) {
+            return $acquire(max(0.0, $deadline - hrtime(true) / 1e9));
+        }
+        // Only a listener of LockAcquiredAfterWait needs to tell a wait from
+        // none: one attempt first, a second round trip only when contended.
+        if (!$waited && $this->listened(LockAcquiredAfterWait::class) && $acquire(0.0)) {
+            return true;
+        }
 
-        return $this->call(fn (): bool => \RedisMutexLock::acquire($this->name, $this->owner, $ttl, $timeout, $renew));
+        return $this->waitEnded($acquire(max(0.0, $deadline - hrtime(true) / 1e9)), $start, $timeout);
+    }
+
+    /** The end of a wait that did not end at once: its event. */
+    private function waitEnded(bool $acquired, int $start, float $timeout): bool
+    {
+        if ($timeout > 0.0) {
+            $class = $acquired ? LockAcquiredAfterWait::class : LockWaitTimedOut::class;
+            if ($this->listened($class)) {
+                $this->events->dispatch(new $class($this->eventName ?? $this->name, (int) round((hrtime(true) - $start) / 1e6), $this->owner));
+            }
+        }
+
+        return $acquired;
+    }
+
+    /**
+     * Runs $call (release, refresh). When the lock turns out lost (the call
+     * throws RedisLockLostException, or refuses although this object took
+     * the lock and has not released it: it expired or was taken meanwhile),
+     * LockLeaseLost is dispatched first.
+     *
+     * @param \Closure(): bool $call
+     */
+    private function watchingTheLease(\Closure $call): bool
+    {
+        try {
+            $done = $call();
+        } catch (\RedisLockLostException $e) {
+            $this->leaseLost();
+            throw $e;
+        }
+        if (!$done && $this->takenHere) {
+            $this->leaseLost();
+        }
+
+        return $done;
+    }
+
+    private function leaseLost(): void
+    {
+        if ($this->listened(LockLeaseLost::class)) {
+            $this->events->dispatch(new LockLeaseLost($this->eventName ?? $this->name, $this->owner));
+        }
+    }
+
+    private function listened(string $class): bool
+    {
+        return $this->events !== null && $this->events->hasListeners($class);
     }
 
     /**

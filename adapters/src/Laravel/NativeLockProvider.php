@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace RedisLock\Laravel;
 
 use Illuminate\Contracts\Cache\LockProvider;
+use Illuminate\Contracts\Events\Dispatcher;
 
 /**
  * Makes NativeLocks: lock($name, $seconds, $owner) and restoreLock($name,
@@ -34,6 +35,9 @@ class NativeLockProvider implements LockProvider
     /** @var string|null */
     protected $keyPrefix;
 
+    /** @var Dispatcher|null where its locks' events go (NativeLock::dispatchTo()) */
+    protected $events;
+
     /**
      * @param string|null $server       a redis_lock.server DSN (null: redis_lock.server)
      * @param string      $prefix       prepended to lock names (after redis_lock.prefix, or $keyPrefix)
@@ -56,7 +60,19 @@ class NativeLockProvider implements LockProvider
      */
     public function lock($name, $seconds = 0, $owner = null)
     {
-        return (new NativeLock($this->prefix . $name, $seconds, $owner, $this->server, $this->keyPrefix))->lease($this->leaseSeconds);
+        return (new NativeLock($this->prefix . $name, $seconds, $owner, $this->server, $this->keyPrefix))
+            ->lease($this->leaseSeconds)
+            ->dispatchTo($this->events, (string) $name);
+    }
+
+    /**
+     * Where the events of this provider's locks go (see NativeLock); null:
+     * nowhere. Set by the redis_lock cache driver when the application has
+     * an event dispatcher.
+     */
+    public function setLockEventDispatcher(?Dispatcher $events): void
+    {
+        $this->events = $events;
     }
 
     /**
@@ -91,5 +107,11 @@ class NativeLockProvider implements LockProvider
     public function getKeyPrefix(): ?string
     {
         return $this->keyPrefix;
+    }
+
+    /** The redis_lock.server DSN of its locks; null: redis_lock.server. */
+    public function getServer(): ?string
+    {
+        return $this->server;
     }
 }

@@ -34,6 +34,11 @@ use Illuminate\Support\ServiceProvider;
  * prefix . the cache prefix; Laravel 8 to 10 add ":" after a non-empty cache
  * prefix), Cache::store('redis_lock')->lock($name) and the `redis` store's
  * lock($name) are the same Redis key. See docs/migration.md.
+ *
+ * In the console (Laravel 9+), it registers the artisan commands
+ * redis-lock:list, redis-lock:show and redis-lock:release (Console\, see
+ * docs/operating-laravel.md). With an event dispatcher bound, the stores'
+ * locks dispatch the events of Events\ to whoever listens for them.
  */
 class RedisLockServiceProvider extends ServiceProvider
 {
@@ -45,6 +50,11 @@ class RedisLockServiceProvider extends ServiceProvider
             $app = $this->app;
             WorkerScopes::listen($app['events'], static fn () => $app->bound('log') ? $app['log'] : null);
         }
+        // Laravel 9+'s console (its output components); not on a plain container.
+        if (class_exists(\Illuminate\Console\View\Components\Factory::class)
+            && method_exists($this->app, 'runningInConsole') && $this->app->runningInConsole()) {
+            $this->commands([Console\ListLocksCommand::class, Console\ShowLockCommand::class, Console\ReleaseLockCommand::class]);
+        }
     }
 
     public function register()
@@ -53,14 +63,18 @@ class RedisLockServiceProvider extends ServiceProvider
             // Not static: CacheManager::extend() binds the creator to itself.
             $manager->extend(self::DRIVER, function ($app, array $config) use ($manager) {
                 $cache = $config['cache'] ?? null;
-
-                return $manager->repository(new NativeLockStore(
+                $store = new NativeLockStore(
                     $config['server'] ?? null,
                     (string) ($config['prefix'] ?? ''),
                     (int) ($config['lease'] ?? NativeLock::LEASE_SECONDS),
                     $cache === null ? null : static fn () => $manager->store($cache),
                     isset($config['key_prefix']) ? (string) $config['key_prefix'] : null,
-                ));
+                );
+                if ($app->bound('events')) {
+                    $store->setLockEventDispatcher($app['events']);
+                }
+
+                return $manager->repository($store);
             });
         });
     }

@@ -6,6 +6,7 @@ namespace RedisLock\Laravel;
 
 use Illuminate\Contracts\Events\Dispatcher;
 use RedisLock\Internal\UnitScopes;
+use RedisLock\Laravel\Events\LocksLeaked;
 
 /**
  * Each queue job, and each Octane request, task and tick, is a unit of work
@@ -19,7 +20,12 @@ use RedisLock\Internal\UnitScopes;
  * finally block and no request end run after that). The worker stopping
  * ends every unit still open. Octane's events are named by class, so Octane
  * is not needed to install this. Locks a job left behind are logged as a
- * warning when a logger is bound.
+ * warning when a logger is bound, and dispatched as a LocksLeaked event when
+ * something listens for it, naming the job. While a job runs, the tokens of
+ * the locks it takes carry its label (RedisLock::setLabel()): its class's
+ * short name and its id, "Report-42", shown by redis-lock:list; at its end
+ * the label goes back to redis_lock.label's. An application listener of
+ * JobProcessing registered after the provider can set another.
  */
 final class WorkerScopes
 {
@@ -49,18 +55,39 @@ final class WorkerScopes
     /** @param (\Closure(): mixed)|null $logger the application's logger, when it has one */
     public static function listen(Dispatcher $events, ?\Closure $logger = null): UnitScopes
     {
-        $scopes = new UnitScopes(static function (string $unit, array $left) use ($logger): void {
+        /** @var \ArrayObject<int|string, string> $names unit => what it is, for the log and LocksLeaked */
+        $names = new \ArrayObject();
+        $scopes = new UnitScopes(static function (string $unit, array $left) use ($logger, $events, $names): void {
+            $unit = $names[$unit] ?? $unit;
             $log = $logger === null ? null : $logger();
             if (is_object($log) && method_exists($log, 'warning')) {
                 $log->warning('redis_lock: a unit of work left locks behind; released at its end', ['unit' => $unit] + $left);
             }
+            if ($left['keys'] !== [] && $events->hasListeners(LocksLeaked::class)) {
+                $events->dispatch(new LocksLeaked($left['keys'], $unit, $left['failed']));
+            }
         });
         $job = static fn (object $event): int => spl_object_id($event->job);
+        $labels = method_exists(\RedisLock::class, 'setLabel');
         foreach (self::JOB_BEGINS as $class) {
-            $events->listen($class, static fn (object $event) => $scopes->begin($job($event)));
+            $events->listen($class, static function (object $event) use ($scopes, $job, $names, $labels): void {
+                [$name, $id] = self::jobName($event->job);
+                $names[$job($event)] = 'job ' . $name . ($id === '' ? '' : " ($id)");
+                if ($labels) {
+                    // Its locks' tokens say which job holds them (redis-lock:list).
+                    \RedisLock::setLabel(substr((string) strrchr('\\' . $name, '\\'), 1) . ($id === '' ? '' : '-' . $id));
+                }
+                $scopes->begin($job($event));
+            });
         }
         foreach (self::JOB_ENDS as $class) {
-            $events->listen($class, static fn (object $event) => $scopes->end($job($event)));
+            $events->listen($class, static function (object $event) use ($scopes, $job, $names, $labels): void {
+                $scopes->end($job($event));
+                unset($names[$job($event)]);
+                if ($labels) {
+                    \RedisLock::setLabel('');
+                }
+            });
         }
         foreach (self::OCTANE as $class => [$property, $begins]) {
             $unit = static fn (object $event): int|string => $property === null ? 'octane tick' : spl_object_id($event->{$property});
@@ -72,5 +99,18 @@ final class WorkerScopes
             $events->listen($class, static fn () => $scopes->endAll());
         }
         return $scopes;
+    }
+
+    /** @return array{string, string} the job's class (as Laravel names it) and id ('' for none) */
+    private static function jobName(object $job): array
+    {
+        try {
+            $name = method_exists($job, 'resolveName') ? (string) $job->resolveName() : $job::class;
+            $id = method_exists($job, 'getJobId') ? (string) $job->getJobId() : '';
+        } catch (\Throwable) {
+            return [$job::class, ''];
+        }
+
+        return [$name, $id];
     }
 }

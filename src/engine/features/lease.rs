@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::owner::{Op, Owned};
 use super::token::jitter;
 use super::fan_out;
+use super::waiting;
 use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
@@ -103,6 +104,7 @@ impl Lease<'_> {
             match resume_at {
                 None => return outcome,
                 Some(at) => {
+                    waiting::note(waiting::WAITED);
                     if wait::sleep_until(at).is_err() {
                         return Outcome::Interrupted;
                     }

@@ -23,6 +23,26 @@ use crate::engine::topology::TOPOLOGY;
 
 use super::ask;
 
+/// What this thread's acquisition went through, for the counters
+/// (`policy/metrics`): it waited (looked more than once), it was handed the
+/// lock by a release. Set by the waits, taken by the policy.
+pub const WAITED: u8 = 1;
+pub const HANDED: u8 = 2;
+
+thread_local! {
+    static NOTE: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+/// Notes `what` (`WAITED`, `HANDED`) for the acquisition under way.
+pub fn note(what: u8) {
+    NOTE.with(|n| n.set(n.get() | what));
+}
+
+/// What was noted since the last call (and clears it).
+pub fn take_note() -> u8 {
+    NOTE.with(|n| n.replace(0))
+}
+
 /// How long the place of a waiter on `node` for `key` that looks at its queue every
 /// `check`: past it, the waiter is taken for dead and passed over. A look
 /// comes after a blocking pop whose timeout ends only at a tick of the

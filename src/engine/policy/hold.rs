@@ -10,6 +10,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::metrics;
 use super::registry::{entry_of, expiry_after, forget, held_here, insert, registered, update, Held, Kind, Handle};
 use super::watchdog::{self, Lost, Renewal};
 use crate::engine::error::{Acked, Cause, NodeError};
@@ -44,9 +45,11 @@ pub struct Terms {
 /// renewed, if asked) when held, its `expires` set then.
 pub fn acquire(handle: Handle, mut lock: Held, ttl_ms: i64, patience: Patience, terms: Terms, limits: &Limits) -> Outcome {
     let ttl_ms = capped(ttl_ms, terms.renew);
+    let began = metrics::acquiring();
     let (outcome, kind) = lock.kind.ops().acquire(&lock.target(), ttl_ms, patience, limits);
     lock.kind = kind;
     let outcome = replicated(&lock, outcome, terms.replicas, limits);
+    lock.taken = metrics::acquired(&lock.kind, &lock.key, patience, &outcome, began);
     if !lock.outlives_request || lock.kind.ops().registers_owner_locks() {
         register(handle, lock, ttl_ms, &outcome, terms, limits);
     }
@@ -221,6 +224,9 @@ pub fn release(handle: &Handle, lock: &Held, limits: &Limits) -> Result<Outcome,
         return Ok(outcome);
     }
     let outcome = let_go(lock, limits);
+    if let Some(held) = &entry {
+        metrics::released(&held.kind, &held.key, held.taken, &outcome);
+    }
     if matches!(outcome, Outcome::Confirmed { .. } | Outcome::Refused) {
         forget(handle, lock);
     }
@@ -235,6 +241,7 @@ pub fn release(handle: &Handle, lock: &Held, limits: &Limits) -> Result<Outcome,
 pub fn extend(handle: &Handle, lock: &Held, ttl_ms: i64, replicas: Option<Replicas>, limits: &Limits) -> Result<Outcome, Lost> {
     take_lost(handle, lock)?;
     let outcome = lock.kind.ops().set_ttl(&lock.target(), ttl_ms, false, limits);
+    metrics::extended(&lock.kind, &lock.key, &outcome);
     match outcome {
         Outcome::Confirmed { .. } => update(handle, lock, |h| match h.renewal {
             Some(id) => watchdog::set_ttl(id, ttl_ms),

@@ -4,17 +4,24 @@
 //! to the PHP faces is re-exported here.
 
 mod batch;
+mod defaults;
 pub mod hold;
 mod kinds;
 mod listing;
+mod metrics;
 pub mod registry;
 mod renew;
 pub mod request_end;
 mod scope;
 pub mod watchdog;
 
+pub use defaults::{node, DEFAULT_PREFIX, DEFAULT_SERVER};
 pub use hold::*;
 pub use registry::{expiry_after, held_here, mutex_handle, registered, registered_on, shared_handle, Held, Kind, Handle};
+pub use metrics::{
+    render as metrics_text, snapshot as metrics_snapshot, start as start_metrics, status as metrics_status, Hist, SeriesCounts,
+    BUCKETS_MS, MAX_PATTERNS, TABLE_BYTES as METRICS_TABLE_BYTES,
+};
 pub use request_end::{forget_all, release_all};
 pub use listing::{describe, evict, list, Listing};
 pub use crate::engine::features::listing::{Holder as ListedHolder, ListedKind, LockInfo, Waiter};

@@ -40,11 +40,14 @@ pub struct Held {
     /// The unit of work it was taken in (`scope.rs`): the innermost scope
     /// open then, 0 for none (the request).
     pub scope: u64,
+    /// When it was taken (its hold time, counted at release: `metrics`).
+    pub taken: Instant,
 }
 
 impl Held {
     pub fn new(nodes: Vec<Node>, key: Vec<u8>, token: String, kind: Kind) -> Self {
-        Held { nodes, key, token, expires: Instant::now(), kind, count: 1, renewal: None, fence: None, outlives_request: false, scope: 0 }
+        let now = Instant::now();
+        Held { nodes, key, token, expires: now, kind, count: 1, renewal: None, fence: None, outlives_request: false, scope: 0, taken: now }
     }
 
     /// A RedisMutexLock's lock on `key`, on one node.

@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use super::batch::Batch;
 use super::kinds::Parts;
+use super::metrics;
 use super::registry::{self, Held};
 use super::watchdog;
 use crate::engine::net::conn::Limits;
-use crate::engine::round::quorum::quorum;
+use crate::engine::round::quorum::{quorum, Outcome};
 use crate::engine::round::{Node, Vote};
 
 /// Forgets every registered lock without releasing it.
@@ -69,5 +70,10 @@ pub(super) fn release_together(locks: &[Arc<Held>], limits: &Limits) -> Vec<bool
         wake_batch.add(i, batch.node(*server), wake.as_ref());
     }
     wake_batch.run(limits);
-    locks.iter().zip(answered).map(|(lock, n)| n >= quorum(lock.nodes.len())).collect()
+    let done: Vec<bool> = locks.iter().zip(answered).map(|(lock, n)| n >= quorum(lock.nodes.len())).collect();
+    // Counted as given back (a release among many says no more).
+    for (lock, _) in locks.iter().zip(&done).filter(|(_, done)| **done) {
+        metrics::released(&lock.kind, &lock.key, lock.taken, &Outcome::Confirmed { validity_ms: 0.0 });
+    }
+    done
 }

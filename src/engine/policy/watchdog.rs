@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 pub use super::renew::Renewal;
 use super::batch::CHUNK;
 use super::renew::{renew_all, Found};
+use super::metrics;
+use crate::engine::round::quorum::Outcome;
 use crate::engine::error::{self, Cause, NodeError};
 use crate::engine::features::owner;
 use crate::engine::net::process::{set_background, PerProcess};
@@ -241,6 +243,20 @@ fn run() {
 
 fn apply(e: &mut Entry, result: Found) {
     let now = Instant::now();
+    let (kind, key) = (&e.renewal.kind, &e.renewal.key);
+    match &result {
+        Found::Renewed { .. } => metrics::extended(kind, key, &Outcome::Confirmed { validity_ms: 0.0 }),
+        Found::Failed(errors) => metrics::extended(kind, key, &Outcome::Unreachable(errors.clone())),
+        _ => {}
+    }
+    let was_lost = e.lost.is_some();
+    apply_found(e, result, now);
+    if !was_lost && e.lost.is_some() {
+        metrics::lost(&e.renewal.kind, &e.renewal.key);
+    }
+}
+
+fn apply_found(e: &mut Entry, result: Found, now: Instant) {
     match result {
         Found::Renewed { good_until, ttl } => {
             e.good_until = good_until;

@@ -25,7 +25,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::waiting::{block_ms, confirmed, held, interrupted, place_ms, single_key_only, stop, Leaving, Outage, MIGRATING_POLL};
+use super::waiting::{block_ms, confirmed, held, interrupted, place_ms, single_key_only, stop, note, Leaving, Outage, HANDED, MIGRATING_POLL, WAITED};
 use super::owner::{self, Owned};
 use super::ownership::{Ask, Question};
 use super::{ask, exchange};
@@ -126,6 +126,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
         let failure = match (&votes[at], wake) {
             (Vote::Got(Reply::Bulk(next)), _) => return (confirmed(ttl_ms, sent), Hint { expected: text(next) }),
             (_, Some(wake)) if wake == b"h" || wake == token.as_bytes() => {
+                note(WAITED | HANDED);
                 let sent = Instant::now();
                 match ask(node, &step(QueueOp::Confirm { base: &base, ttl_ms, place_ms }), limits) {
                     Vote::Got(Reply::Bulk(next)) => return (confirmed(ttl_ms, sent), Hint { expected: text(&next) }),
@@ -161,6 +162,7 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, ttl_ms: i64, deadline: Inst
             }
             None => outage.over(),
         }
+        note(WAITED);
         if Instant::now() >= deadline {
             return me.leave_queue();
         }

@@ -19,7 +19,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::waiting::{block_ms, confirmed, held, place_ms, single_key_only, stop, Leaving, Outage, Stop, MIGRATING_POLL};
+use super::waiting::{block_ms, confirmed, held, place_ms, single_key_only, stop, note, Leaving, Outage, Stop, HANDED, MIGRATING_POLL, WAITED};
 use super::{ask, exchange};
 use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
@@ -136,7 +136,10 @@ pub fn acquire(node: &Node, key: &[u8], token: &str, claim: Claim, take: Take, l
                         }
                     }
                 }
-                Vote::Got(reply) => woken = popped(reply) == Some(b"h"),
+                Vote::Got(reply) => {
+                    woken = popped(reply) == Some(b"h");
+                    note(if woken { WAITED | HANDED } else { WAITED });
+                }
                 Vote::Failed(e) => failure = failure.or_else(|| Some(e.clone())),
                 _ => {}
             }
