@@ -84,7 +84,7 @@ check($status === 0 && count($lines) === 1 && $lock['key'] === VIS_LOCK, 'bin/co
 check($lock['holders'][0]['pid'] === $holder->pid && $lock['holders'][0]['label'] === 'job-77', "its holder: the holder's pid, label job-77");
 check(count($lock['waiters']) === 1 && $lock['waiters'][0]['pid'] === $waiter->pid, "its waiter: the waiter's pid");
 [$status, $text] = console($app, ['command' => 'redis-lock:list', '--no-interaction' => true]);
-check($status === 0 && str_contains($text, VIS_LOCK) && str_contains($text, '[job-77]'), 'the table names the lock and its holder\'s label');
+check($status === 0 && str_contains($text, VIS_LOCK) && str_contains($text, ':' . $holder->pid . ' job-77'), 'the table names the lock and its holder\'s label');
 
 [$status, $text] = console($app, ['command' => 'redis-lock:release', 'key' => VIS_LOCK, '--no-interaction' => true]);
 check($status === 1 && str_contains($text, 'needs --force'), 'without a terminal, release needs --force');

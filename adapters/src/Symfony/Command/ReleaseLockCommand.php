@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace RedisLock\Symfony\Command;
 
+use RedisLock\Internal\LockTable;
 use Symfony\Component\Console\Command\Command;
 use Symfony\Component\Console\Input\InputArgument;
 use Symfony\Component\Console\Input\InputInterface;
@@ -61,7 +62,7 @@ final class ReleaseLockCommand extends Command
                 return self::FAILURE;
             }
             $who = implode(', ', array_map([LockRows::class, 'holder'], $holders)) ?: 'nobody';
-            $question = sprintf('Release %s lock "%s" held by %s (%d waiting)? [y/N] ', $lock['kind'], $key, $who, LockRows::queued($lock));
+            $question = sprintf('Release %s lock "%s" held by %s (%d waiting)? [y/N] ', $lock['kind'], $key, $who, LockTable::waiting($lock));
             if (!$input->getOption('force')) {
                 if (!$input->isInteractive() && $owner === null) {
                     $output->writeln('<error>Not released: without a terminal, releasing whoever holds it needs --force (or --owner).</error>');

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace RedisLock\Symfony\Command;
 
+use RedisLock\Internal\LockTable;
 use Symfony\Component\Console\Command\Command;
 use Symfony\Component\Console\Helper\Table;
 use Symfony\Component\Console\Input\InputArgument;
@@ -58,7 +59,7 @@ final class ShowLockCommand extends Command
         $now = microtime(true);
         $output->writeln([
             sprintf('<info>%s</info> (%s, Redis key %s on %s)', $lock['key'], $lock['kind'], $lock['redis_key'], $lock['node']),
-            sprintf('TTL: %s   fence: %s', LockRows::ttl($lock['ttl_ms']), $lock['fence'] ?? '-'),
+            sprintf('TTL: %s   fence: %s', LockTable::duration($lock['ttl_ms']), $lock['fence'] ?? '-'),
             '',
         ]);
         $holders = new Table($output);
@@ -67,7 +68,7 @@ final class ShowLockCommand extends Command
         foreach ($lock['holders'] as $h) {
             $holders->addRow([
                 $h['token'], ($h['host'] ?? '?') . ':' . ($h['pid'] ?? '?'), $h['label'] ?? '-',
-                $h['since'] === null ? '-' : LockRows::seconds($now - $h['since']), LockRows::ttl($h['ttl_ms']),
+                LockTable::age($h['since'], $now), LockTable::duration($h['ttl_ms']),
                 $h['mode'] ?? ($h['weight'] !== null ? sprintf('%d of %s', $h['weight'], $h['limit'] ?? '?') : '-'),
             ]);
         }
@@ -78,7 +79,7 @@ final class ShowLockCommand extends Command
             return self::SUCCESS;
         }
         $waiters = new Table($output);
-        $queued = LockRows::queued($lock);
+        $queued = LockTable::waiting($lock);
         $waiters->setHeaderTitle(\count($lock['waiters']) < $queued
             ? sprintf('Waiters, first in line first (the first %d of %d)', \count($lock['waiters']), $queued)
             : 'Waiters, first in line first');
@@ -86,7 +87,7 @@ final class ShowLockCommand extends Command
         foreach ($lock['waiters'] as $i => $w) {
             $waiters->addRow([
                 $i + 1, $w['token'], ($w['host'] ?? '?') . ':' . ($w['pid'] ?? '?'), $w['label'] ?? '-',
-                $w['waited_ms'] === null ? '-' : LockRows::seconds($w['waited_ms'] / 1000), LockRows::seconds($w['place_ms'] / 1000), $w['mode'] ?? '-',
+                LockTable::duration($w['waited_ms']), ($w['place_ms'] > 0 ? LockTable::duration($w['place_ms']) : 'run out (a dead waiter)'), $w['mode'] ?? '-',
             ]);
         }
         $waiters->render();
