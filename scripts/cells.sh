@@ -37,6 +37,8 @@ cell_pkgs() {
                      php-symfony-scheduler php-symfony-semaphore php-symfony-framework-bundle composer
                      php-symfony-runtime php-symfony-redis-messenger) ;;
   esac
+  # The profiler panel's e2e and browser test (symfony_profiler_panel).
+  [[ $1 == newest ]] && p+=(php-symfony-web-profiler-bundle php-symfony-twig-bundle php-twig)
   # phpredis for symfony's Redis transport (the workers' e2e test); sid has
   # no build of it for experimental's PHP 8.5.
   [[ $1 == newest ]] && p+=("php$php-redis")

@@ -2,7 +2,8 @@
 # deb-adapters.sh OUTDIR: the Laravel and Symfony adapters (adapters/src) as a
 # Debian package of their own, laid out as Debian's PHP libraries are
 # (php-symfony-lock: /usr/share/php/Symfony/Component/Lock/ with autoload.php):
-#   /usr/share/php/RedisLock/{Internal,Laravel,Symfony}/*.php
+#   /usr/share/php/RedisLock/{Internal,Laravel,Symfony}/*.php (and the profiler
+#       panel's template, Symfony/Resources/views/)
 #   /usr/share/php/RedisLock/autoload.php    (packaging/adapters-autoload.php)
 #   /usr/share/php/RedisLock/config/symfony/redis_lock.php
 #   /usr/share/doc/php-redis-lock-adapters/{copyright,frameworks.md.gz}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the build, the tests, the demo, the benchmark or the packaging
 # need on Debian 12, skipping what is already there, and checks the Rust
-# toolchain. Usage: scripts/deps.sh [build|bench]
+# toolchain. Usage: scripts/deps.sh [build|bench|browser]
+# (browser: Debian's headless Chromium for the profiler panel's browser test,
+# adapters/e2e/symfony_profiler_browser.sh)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -17,11 +19,13 @@ build_pkgs=("php$php_ver-dev" "php$php_ver-cli" "php$php_ver-fpm" libfcgi-bin cl
             php-illuminate-redis php-redis php-predis
             apt-utils gpg zip unzip dpkg-dev debootstrap tmux)
 bench_pkgs=(apache2-utils nginx-light python3-matplotlib)
+browser_pkgs=(chromium)
 
 case "${1:-build}" in
   build) wanted=("${build_pkgs[@]}") ;;
   bench) wanted=("${build_pkgs[@]}" "${bench_pkgs[@]}") ;;
-  *) echo "usage: $0 [build|bench]" >&2; exit 2 ;;
+  browser) wanted=("${build_pkgs[@]}" "${browser_pkgs[@]}") ;;
+  *) echo "usage: $0 [build|bench|browser]" >&2; exit 2 ;;
 esac
 
 is_root() { [[ $(id -u) -eq 0 ]]; }

@@ -40,6 +40,13 @@ run_cell() {
     LANG=C.UTF-8 CELL="$cell" SUITE="$(cell_suite "$cell")$([[ $cell == next ]] && echo +experimental)" PHP_VERSION="$(cell_php "$cell")" SERVERS="$(cell_servers "$cell")" \
     VALGRIND="$(cell_valgrind "$cell" && echo 1 || echo 0)" CARGO_TARGET_DIR=/build/target \
     bash /src/scripts/matrix-cell.sh >"$log" 2>&1 || status=$?
+  # The profiler panel in this machine's headless Chromium, the application
+  # in the cell (which has WebProfilerBundle): newest only, where it is built.
+  if [[ $cell == newest ]]; then
+    local browser=0
+    PHP_VERSION=$(cell_php "$cell") bash scripts/test-profiler-browser.sh "$dir" >>"$log" 2>&1 || browser=$?
+    case $browser in 0) echo "browser=ok" ;; 77) echo "browser=-" ;; *) echo "browser=FAILED"; status=1 ;; esac >>"$dir/build/results"
+  fi
   unmount_all
   RESULT[$cell]="setup=ok $(cat "$dir/build/results" 2>/dev/null || echo "run=FAILED")"
   if ((status)); then
@@ -69,6 +76,7 @@ failed_tests() {
   done
   grep -E '^[0-9]+\) [A-Za-z\\]+::' "$log" | head -5 | cut -c1-200 | sed 's/^/  adapters: /'
   grep -E '^FAIL [^ ]+ \(exit' "$log" | head -5 | cut -c1-200 | sed 's/^/  frameworks: /'
+  grep -E '^browser: FAILED' "$log" | head -1 | cut -c1-200 | sed 's/^/  /'
 }
 
 prepare_cells
@@ -82,7 +90,7 @@ for cell in "${CELLS[@]}"; do
 done
 
 # One table: a row per cell, a column per step.
-columns=(setup suite php build cargo phpt_redis phpt_valkey fpm adapters frameworks migration valgrind phpize deb time)
+columns=(setup suite php build cargo phpt_redis phpt_valkey fpm adapters frameworks browser migration valgrind phpize deb time)
 printf '\n| cell |'; printf ' %s |' "${columns[@]}"; printf '\n|---|'; printf -- '---|%.0s' "${columns[@]}"; echo
 for cell in "${CELLS[@]}"; do
   printf '| %s |' "$cell"

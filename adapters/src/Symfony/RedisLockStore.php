@@ -5,7 +5,12 @@ declare(strict_types=1);
 namespace RedisLock\Symfony;
 
 use RedisLock\Internal\Server;
+use Psr\Log\LoggerAwareInterface;
+use Psr\Log\LoggerAwareTrait;
 use RedisLock\Internal\ShutdownRelease;
+use RedisLock\Symfony\Profiler\LockRecorder;
+use RedisLock\Symfony\Profiler\NullLockRecorder;
+use RedisLock\Symfony\Profiler\WatchedAcquisition;
 use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
 use Symfony\Component\Lock\BlockingStoreInterface;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
@@ -82,6 +87,17 @@ use Symfony\Component\Lock\Store\ExpiringStoreTrait;
  * TTLs are sent in whole milliseconds, rounded up, at least 3 ms (the
  * extension's minimum).
  *
+ * Visibility: with a logger (setLogger(); the bundle config gives it the
+ * `lock` channel) a blocking acquisition that found the lock held (its
+ * first attempt is then made on its own) logs "Acquired the "{resource}"
+ * lock after waiting {waited_ms} ms." (info) once it has it: symfony's Lock
+ * logs the rest, through the LockFactory's logger. With a
+ * recorder (setRecorder(); the bundle config gives it the profiler's
+ * LockProfile when WebProfilerBundle is there) each acquisition, release
+ * and loss is recorded for the profiler's panel, and a blocking acquisition
+ * that finds the lock held first looks up how many wait ahead of it (one
+ * round trip more); without one, nothing is timed or looked up.
+ *
  * Key compatibility ($keyPrefix): the start of every key, in place of
  * redis_lock.prefix. symfony's own RedisStore locks the resource name itself
  * (a sorted set at (string) $key, no prefix unless its Redis client has one);
@@ -94,9 +110,10 @@ use Symfony\Component\Lock\Store\ExpiringStoreTrait;
  * store with $shared = true: the two read/write locks do not understand each
  * other's holds.
  */
-class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface
+class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreInterface, LoggerAwareInterface
 {
     use ExpiringStoreTrait;
+    use LoggerAwareTrait;
 
     /** The timeout of waitAndSave(): seconds, in practice forever. */
     public const WAIT_SECONDS = 1e9;
@@ -111,6 +128,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
     private float $initialTtl;
     private bool $shared;
     private ?string $keyPrefix;
+    private LockRecorder $recorder;
 
     /**
      * @param string|null $server     a redis_lock.server DSN for this store's calls (null: redis_lock.server)
@@ -129,6 +147,13 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         $this->initialTtl = $initialTtl;
         $this->shared = $shared;
         $this->keyPrefix = $keyPrefix;
+        $this->recorder = NullLockRecorder::instance();
+    }
+
+    /** Where the store tells of its locks (the profiler's LockProfile); default: nowhere. */
+    public function setRecorder(LockRecorder $recorder): void
+    {
+        $this->recorder = $recorder;
     }
 
     public function save(Key $key): void
@@ -197,6 +222,8 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         $token = $this->getUniqueToken($key);
         $key->reduceLifetime($ttl);
         if (!$this->extendOwner($key, $token, self::milliseconds($ttl))) {
+            $this->recorder->lost((string) $key, $token);
+
             throw new LockConflictedException();
         }
 
@@ -210,7 +237,11 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         ShutdownRelease::forget(self::class . "\0" . $name . "\0" . $token);
         // Like symfony's RedisStore: a lock that is not ours is left alone
         // silently; Lock::release() then checks exists().
-        $this->call($this->releaseOwner($name, $token));
+        if ($this->call($this->releaseOwner($name, $token))) {
+            $this->recorder->released($name, $token);
+        } else {
+            $this->recorder->lost($name, $token);
+        }
     }
 
     public function exists(Key $key): bool
@@ -273,8 +304,29 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
         return static fn (): bool => \RedisMutexLock::releaseOwner($name, $token);
     }
 
-    /** One acquisition for the Key's token: write (exclusive) or read, waiting up to $timeout seconds. */
+    /**
+     * One acquisition for the Key's token: write (exclusive) or read, waiting
+     * up to $timeout seconds; watched when there is a recorder, or a logger
+     * and a wait (WatchedAcquisition).
+     */
     private function acquire(Key $key, string $token, bool $write, float $timeout): bool
+    {
+        if (!$this->recorder->isEnabled() && ($this->logger === null || $timeout <= 0)) {
+            return $this->attempt($key, $token, $write, $timeout);
+        }
+        $name = (string) $key;
+        $queued = $this->shared
+            ? static fn (): int => \RedisReadWriteLock::inspect($name)['waiters']
+            : static fn (): int => \RedisMutexLock::inspect($name)['waiters'];
+
+        return WatchedAcquisition::run(
+            fn (float $wait): bool => $this->attempt($key, $token, $write, $wait),
+            fn (): int => $this->call($queued),
+            $timeout, $this->recorder, $this->logger, $key, $this->shared ? 'read-write' : 'mutex', $token,
+        );
+    }
+
+    private function attempt(Key $key, string $token, bool $write, float $timeout): bool
     {
         $name = (string) $key;
         $ttl = self::milliseconds($this->initialTtl);
@@ -325,7 +377,7 @@ class RedisLockStore implements BlockingStoreInterface, BlockingSharedLockStoreI
             if ($this->call(static fn (): ?string => \RedisReadWriteLock::modeOf($name, $token)) !== 'read') {
                 throw new LockConflictedException();
             }
-            if ($this->acquire($key, $token, true, 0)) {
+            if ($this->attempt($key, $token, true, 0)) {
                 return;
             }
         }

@@ -6,6 +6,8 @@ namespace RedisLock\Symfony;
 
 use RedisLock\Internal\Server;
 use RedisLock\Internal\ShutdownRelease;
+use RedisLock\Symfony\Profiler\LockRecorder;
+use RedisLock\Symfony\Profiler\NullLockRecorder;
 use Symfony\Component\Semaphore\Exception\InvalidArgumentException;
 use Symfony\Component\Semaphore\Exception\RuntimeException;
 use Symfony\Component\Semaphore\Exception\SemaphoreAcquiringException;
@@ -52,6 +54,11 @@ use Symfony\Component\Semaphore\Semaphore;
  * (memory_limit, max_execution_time) while that Semaphore holds them: PHP
  * runs no destructor then. TTLs are sent in whole milliseconds, rounded up, at
  * least 3 ms.
+ *
+ * With a recorder (setRecorder(): the profiler's LockProfile, given by the
+ * bundle config when WebProfilerBundle is there) each attempt, release and
+ * loss is recorded for the profiler's panel (kind "semaphore"; no queue
+ * position: the attempt never waits).
  */
 class RedisSemaphoreStore implements PersistingStoreInterface
 {
@@ -59,6 +66,7 @@ class RedisSemaphoreStore implements PersistingStoreInterface
     private const MAX_TTL = 4611686018427387903;
 
     private ?string $server;
+    private LockRecorder $recorder;
 
     /**
      * @param string|null $server a redis_lock.server DSN for this store's calls (null: redis_lock.server)
@@ -66,6 +74,13 @@ class RedisSemaphoreStore implements PersistingStoreInterface
     public function __construct(?string $server = null)
     {
         $this->server = $server;
+        $this->recorder = NullLockRecorder::instance();
+    }
+
+    /** Where the store tells of its permits (the profiler's LockProfile); default: nowhere. */
+    public function setRecorder(LockRecorder $recorder): void
+    {
+        $this->recorder = $recorder;
     }
 
     public function save(Key $key, float $ttlInSecond): void
@@ -78,8 +93,14 @@ class RedisSemaphoreStore implements PersistingStoreInterface
         $limit = $key->getLimit();
         $weight = $key->getWeight();
         $ttl = self::milliseconds($ttlInSecond);
+        $start = $this->recorder->isEnabled() ? hrtime(true) : 0;
         if (!$this->call(static fn (): bool => \RedisSemaphore::acquireOwner($name, $token, $limit, $ttl, 0, $weight))) {
+            $this->recorder->timedOut($name, 'semaphore', $token, (hrtime(true) - $start) / 1e6, null);
+
             throw new SemaphoreAcquiringException($key, 'too few permits are free');
+        }
+        if ($start !== 0) {
+            $this->recorder->acquired($name, 'semaphore', $token, (hrtime(true) - $start) / 1e6, null);
         }
         $this->releaseAfterFatalError($name, $token);
     }
@@ -93,6 +114,8 @@ class RedisSemaphoreStore implements PersistingStoreInterface
         $name = (string) $key;
         $ttl = self::milliseconds($ttlInSecond);
         if (!$this->call(static fn (): bool => \RedisSemaphore::extendOwner($name, $token, $ttl))) {
+            $this->recorder->lost($name, $token);
+
             throw new SemaphoreExpiredException($key, 'its permits are not held');
         }
     }
@@ -103,7 +126,11 @@ class RedisSemaphoreStore implements PersistingStoreInterface
         $name = (string) $key;
         ShutdownRelease::forget(self::class . "\0" . $name . "\0" . $token);
         // Like symfony's RedisStore: permits that are not held are not an error.
-        $this->call(static fn (): bool => \RedisSemaphore::releaseOwner($name, $token));
+        if ($this->call(static fn (): bool => \RedisSemaphore::releaseOwner($name, $token))) {
+            $this->recorder->released($name, $token);
+        } else {
+            $this->recorder->lost($name, $token);
+        }
     }
 
     public function exists(Key $key): bool

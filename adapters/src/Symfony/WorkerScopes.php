@@ -20,6 +20,12 @@ use Symfony\Contracts\Service\ResetInterface;
  * messenger:consume runs with --no-reset), end every unit still open.
  * adapters/config/symfony/redis_lock.php registers it. Locks a unit left
  * behind are logged as a warning when a logger is given.
+ *
+ * Each unit also labels the lock tokens taken in it (RedisLock::setLabel(),
+ * shown by RedisLock::locks(), redis-lock and the redis-lock:* commands): a
+ * request by its X-Request-Id header, else its method and path; a message by
+ * its class's short name. Not where redis_lock.label is set: that label, the
+ * operator's, stays.
  */
 final class WorkerScopes implements EventSubscriberInterface, ResetInterface
 {
@@ -49,26 +55,41 @@ final class WorkerScopes implements EventSubscriberInterface, ResetInterface
         $main = method_exists($event, 'isMainRequest') ? $event->isMainRequest() : $event->isMasterRequest();
         if ($main) {
             $this->scopes->begin('request');
+            $request = $event->getRequest();
+            self::label($request->headers->get('X-Request-Id') ?? $request->getMethod() . ' ' . $request->getPathInfo());
         }
     }
 
     public function onTerminate(): void
     {
         $this->scopes->end('request');
+        self::label('');
     }
 
     public function onMessage(object $event): void
     {
-        $this->scopes->begin(spl_object_id($event->getEnvelope()->getMessage()));
+        $message = $event->getEnvelope()->getMessage();
+        $this->scopes->begin(spl_object_id($message));
+        self::label(substr(strrchr('\\' . $message::class, '\\'), 1));
     }
 
     public function onMessageEnd(object $event): void
     {
         $this->scopes->end(spl_object_id($event->getEnvelope()->getMessage()));
+        self::label('');
     }
 
     public function reset(): void
     {
         $this->scopes->endAll();
+        self::label('');
+    }
+
+    /** The label of the tokens taken from now on ('': none), unless the operator set redis_lock.label. */
+    private static function label(string $label): void
+    {
+        if (method_exists(\RedisLock::class, 'setLabel') && (string) ini_get('redis_lock.label') === '') {
+            \RedisLock::setLabel($label);
+        }
     }
 }

@@ -95,6 +95,51 @@ final class WorkerScopesTest extends TestCase
         self::assertCount(1, $this->log->lines, 'ended once');
     }
 
+    public function testEachUnitLabelsItsLocks(): void
+    {
+        if (!method_exists(\RedisLock::class, 'describe')) {
+            $this->markTestSkipped('this build of the extension has no lock labels');
+        }
+        $label = fn (): ?string => \RedisLock::describe($this->name)['holders'][0]['label'];
+        $kernel = $this->kernel();
+        $request = Request::create('/orders/42', 'POST');
+        $request->headers->set('X-Request-Id', 'req-7f3a');
+        $this->events->dispatch(new RequestEvent($kernel, $request, HttpKernelInterface::MAIN_REQUEST), 'kernel.request');
+        self::assertTrue(\RedisMutexLock::lock($this->name, 0, 30));
+        self::assertSame('req-7f3a', $label(), 'the request id');
+        \RedisMutexLock::release($this->name);
+        $this->events->dispatch(new TerminateEvent($kernel, $request, new Response()), 'kernel.terminate');
+
+        $request = Request::create('/orders/42', 'POST');
+        $this->events->dispatch(new RequestEvent($kernel, $request, HttpKernelInterface::MAIN_REQUEST), 'kernel.request');
+        self::assertTrue(\RedisMutexLock::lock($this->name, 0, 30));
+        self::assertSame('POST__orders_42', $label(), 'without one, method and path');
+        \RedisMutexLock::release($this->name);
+        $this->events->dispatch(new TerminateEvent($kernel, $request, new Response()), 'kernel.terminate');
+
+        $envelope = new Envelope(new \ArrayObject());
+        $this->events->dispatch(new WorkerMessageReceivedEvent($envelope, 'async'));
+        self::assertTrue(\RedisMutexLock::lock($this->name, 0, 30));
+        self::assertSame('ArrayObject', $label(), "a message: its class's short name");
+        \RedisMutexLock::release($this->name);
+        $this->events->dispatch(new WorkerMessageHandledEvent($envelope, 'async'));
+
+        self::assertTrue(\RedisMutexLock::lock($this->name, 0, 30));
+        self::assertNull($label(), 'after the unit: none');
+        \RedisMutexLock::release($this->name);
+
+        ini_set('redis_lock.label', 'web-3');
+        try {
+            $this->events->dispatch(new RequestEvent($kernel, Request::create('/x'), HttpKernelInterface::MAIN_REQUEST), 'kernel.request');
+            self::assertTrue(\RedisMutexLock::lock($this->name, 0, 30));
+            self::assertSame('web-3', $label(), "the operator's redis_lock.label stays");
+            \RedisMutexLock::release($this->name);
+            $this->events->dispatch(new TerminateEvent($kernel, new Request(), new Response()), 'kernel.terminate');
+        } finally {
+            ini_restore('redis_lock.label');
+        }
+    }
+
     public function testKernelResetEndsEveryUnitStillOpen(): void
     {
         $this->events->dispatch(new WorkerMessageReceivedEvent(new Envelope(new \stdClass()), 'async'));
