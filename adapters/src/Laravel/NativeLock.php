@@ -54,8 +54,9 @@ use RedisLock\Laravel\Events\LockWaitTimedOut;
  *   client's exceptions through; block() does not turn it into a timeout.
  *   A renewed lock ($seconds <= 0) that was lost (another process released or
  *   took it, it expired while the process was frozen, or Redis could not be
- *   reached to renew it) makes the next release() throw RedisLockLostException
- *   (a RedisLockException) once, instead of returning false.
+ *   reached to renew it) makes the next release() return false, as Laravel's
+ *   release() of a lock no longer its owner's does (the owner-level
+ *   RedisMutexLock::releaseOwner() answers false for it).
  * - Events (dispatchTo(), set by the redis_lock store when the application
  *   has an event dispatcher): LockAcquiredAfterWait and LockWaitTimedOut from
  *   block(), LockLeaseLost when release() or refresh() finds the lock this
