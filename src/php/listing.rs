@@ -28,9 +28,7 @@ pub fn locks(pattern: &[u8], limit: i64) -> Result<Zval> {
     for lock in &listing.locks {
         list.push(entry(lock, &settings.prefix)?).map_err(built)?;
     }
-    let mut zval = Zval::new();
-    zval.set_hashtable(list);
-    Ok(zval)
+    Ok(table(list))
 }
 
 /// The lock at `key`, or null.

@@ -170,11 +170,7 @@ pub fn inspection(key: &[u8], more: impl FnOnce(&Holds, Option<Mode>, &mut ZendH
 }
 
 pub fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Read => "read",
-        Mode::Write => "write",
-        Mode::Permit => "permit",
-    }
+    mode.name()
 }
 
 pub fn built(e: impl std::fmt::Display) -> Fail {

@@ -74,7 +74,14 @@ pub const MAX_LABEL: usize = 64;
 /// A label as tokens carry it: only `[A-Za-z0-9._-]` (`_` for the rest, so
 /// it never splits a token), at most `MAX_LABEL` bytes.
 pub fn label_of(given: &[u8]) -> String {
-    given.iter().take(MAX_LABEL).map(|&b| if b.is_ascii_alphanumeric() || b"._-".contains(&b) { b as char } else { '_' }).collect()
+    token_safe(given, MAX_LABEL)
+}
+
+/// At most `max` bytes of `given`, with only `[A-Za-z0-9._-]` kept (`_` for
+/// the rest): what a token's fields may hold, so none ever splits a token
+/// or a hash tag.
+fn token_safe(given: &[u8], max: usize) -> String {
+    given.iter().take(max).map(|&b| if b.is_ascii_alphanumeric() || b"._-".contains(&b) { b as char } else { '_' }).collect()
 }
 
 /// Whether `token` is one of `new_token`'s (lower-case hex), the only
@@ -93,13 +100,8 @@ fn host() -> &'static str {
         // SAFETY: gethostname writes at most `buf.len()` bytes into `buf`.
         let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
         let len = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-        let name: String = buf[..if ok { len } else { 0 }]
-            .iter()
-            .take(64)
-            .map(|&b| if b.is_ascii_alphanumeric() || b"._-".contains(&b) { b as char } else { '_' })
-            .collect();
+        let mut name = token_safe(&buf[..if ok { len } else { 0 }], 64);
         // "__" begins a label (`LABEL_SEP`): a host name keeps single underscores only.
-        let mut name = name;
         while name.contains(LABEL_SEP) {
             name = name.replace(LABEL_SEP, "_");
         }

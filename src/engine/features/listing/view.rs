@@ -2,7 +2,7 @@
 //! as plain values, and which keys are a lock's own helpers, not locks.
 
 use crate::engine::features::ownership::Holder as Who;
-use crate::engine::features::shared::view::attributes;
+use crate::engine::features::shared::view::{attributes, int};
 use crate::engine::features::shared::{token_of, Mode};
 use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::slot::Base;
@@ -95,37 +95,36 @@ pub fn scan_reply(reply: &Reply) -> Option<(Vec<u8>, Vec<Vec<u8>>)> {
     Some((cursor.clone(), keys))
 }
 
-fn int(r: &Reply) -> Option<i64> {
-    match r {
-        Reply::Int(n) => Some(*n),
-        Reply::Bulk(b) => std::str::from_utf8(b).ok()?.parse::<f64>().ok().map(|f| f as i64),
-        _ => None,
-    }
-}
-
 fn text(r: &Reply) -> Option<&[u8]> {
     if let Reply::Bulk(b) = r { Some(b) } else { None }
 }
 
-fn who(token: &[u8]) -> (String, Who) {
-    (String::from_utf8_lossy(token).into_owned(), Who::of(token))
+/// A holder as its token says (host, pid, since, label), with `ttl_ms`.
+fn holder(token: &[u8], ttl_ms: Option<i64>) -> Holder {
+    let who = Who::of(token);
+    Holder {
+        token: String::from_utf8_lossy(token).into_owned(),
+        host: who.host,
+        pid: who.pid.and_then(|p| u32::try_from(p).ok()),
+        since_ms: who.since_ms.and_then(|s| u64::try_from(s).ok()),
+        label: who.label,
+        ttl_ms,
+        ..Holder::default()
+    }
 }
 
-fn mode_name(mode: Mode) -> Option<&'static str> {
-    match mode {
-        Mode::Read => Some("read"),
-        Mode::Write => Some("write"),
-        Mode::Permit => None,
-    }
+/// A read/write lock's mode; none for a semaphore's permits.
+fn mode_of(mode: Mode) -> Option<&'static str> {
+    (mode != Mode::Permit).then(|| mode.name())
 }
 
 /// A waiter from its token (or member) and its place deadline.
 fn waiter(now: i64, entry: &[u8], place: &Reply, shared: bool) -> Option<Waiter> {
-    let (token, mode) = if shared { (token_of(entry), attributes(entry).and_then(|a| mode_name(a.0))) } else { (entry, None) };
-    let (token, w) = who(token);
+    let (token, mode) = if shared { (token_of(entry), attributes(entry).and_then(|a| mode_of(a.0))) } else { (entry, None) };
+    let h = holder(token, None);
     let place_ms = int(place).map_or(0, |deadline| deadline - now);
-    let waited_ms = w.since_ms.map(|since| now - since);
-    Some(Waiter { token, host: w.host, pid: w.pid.and_then(|p| u32::try_from(p).ok()), label: w.label, waited_ms, place_ms, mode })
+    let waited_ms = h.since_ms.and_then(|since| i64::try_from(since).ok()).map(|since| now - since);
+    Some(Waiter { token: h.token, host: h.host, pid: h.pid, label: h.label, waited_ms, place_ms, mode })
 }
 
 /// The waiters at the end of a reply (pairs), then their count.
@@ -147,19 +146,10 @@ pub fn describe_reply(key: &[u8], node: String, reply: &Reply) -> Option<LockInf
         b"string" => {
             let value = text(items.get(4)?)?;
             let unmarked = value.strip_suffix(b"\0q").unwrap_or(value);
-            let (token, w) = who(unmarked);
             let fence = text(items.get(3)?).and_then(|f| std::str::from_utf8(f).ok()?.parse().ok());
-            let holder = Holder {
-                token,
-                host: w.host,
-                pid: w.pid.and_then(|p| u32::try_from(p).ok()),
-                since_ms: w.since_ms.and_then(|s| u64::try_from(s).ok()),
-                label: w.label,
-                ttl_ms,
-                ..Holder::default()
-            };
             let (waiters, queued) = waiters(now, &items[5..], false)?;
-            Some(LockInfo { key: key.to_vec(), kind: ListedKind::Mutex, node, ttl_ms, fence, holders: vec![holder], waiters, queued })
+            let holders = vec![holder(unmarked, ttl_ms)];
+            Some(LockInfo { key: key.to_vec(), kind: ListedKind::Mutex, node, ttl_ms, fence, holders, waiters, queued })
         }
         b"zset" => {
             let Reply::Array(holds) = items.get(3)? else { return None };
@@ -169,17 +159,12 @@ pub fn describe_reply(key: &[u8], node: String, reply: &Reply) -> Option<LockInf
                 let member = text(pair.first()?)?;
                 let (mode, limit, weight) = attributes(member)?;
                 kind = kind.or(Some(if mode == Mode::Permit { ListedKind::Semaphore } else { ListedKind::ReadWrite }));
-                let (token, w) = who(token_of(member));
+                let permits = mode == Mode::Permit;
                 holders.push(Holder {
-                    token,
-                    host: w.host,
-                    pid: w.pid.and_then(|p| u32::try_from(p).ok()),
-                    since_ms: w.since_ms.and_then(|s| u64::try_from(s).ok()),
-                    label: w.label,
-                    ttl_ms: Some(int(pair.get(1)?)? - now),
-                    mode: mode_name(mode),
-                    weight: (mode == Mode::Permit).then_some(weight),
-                    limit: (mode == Mode::Permit).then_some(limit),
+                    mode: mode_of(mode),
+                    weight: permits.then_some(weight),
+                    limit: permits.then_some(limit),
+                    ..holder(token_of(member), Some(int(pair.get(1)?)? - now))
                 });
             }
             let (waiters, queued) = waiters(now, &items[4..], true)?;

@@ -50,6 +50,17 @@ pub enum Mode {
     Permit,
 }
 
+impl Mode {
+    /// As PHP arrays and listings show it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Read => "read",
+            Mode::Write => "write",
+            Mode::Permit => "permit",
+        }
+    }
+}
+
 /// A hold as asked for: its mode, and for a permit the limit its taker
 /// passed and how many permits it counts for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -25,11 +25,6 @@ impl Holds {
     /// `{now, waiters, member, deadline, ...}`; holds past their deadline are left out.
     pub fn parse(reply: &Reply) -> Option<Self> {
         let Reply::Array(items) = reply else { return None };
-        let int = |r: &Reply| match r {
-            Reply::Int(n) => Some(*n),
-            Reply::Bulk(b) => std::str::from_utf8(b).ok()?.parse::<f64>().ok().map(|f| f as i64),
-            _ => None,
-        };
         let (now, waiters) = (int(items.first()?)?, int(items.get(1)?)?);
         let mut holds = Vec::new();
         for pair in items[2..].chunks(2) {
@@ -42,6 +37,15 @@ impl Holds {
             holds.push(Hold { mode, limit, weight, token: token_of(member).to_vec(), ttl_ms });
         }
         Some(Holds { holds, waiters })
+    }
+}
+
+/// A number in a script's reply: an integer, or a Lua number sent as text.
+pub(crate) fn int(r: &Reply) -> Option<i64> {
+    match r {
+        Reply::Int(n) => Some(*n),
+        Reply::Bulk(b) => std::str::from_utf8(b).ok()?.parse::<f64>().ok().map(|f| f as i64),
+        _ => None,
     }
 }
 
