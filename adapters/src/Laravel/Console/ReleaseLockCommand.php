@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace RedisLock\Laravel\Console;
 
+use RedisLock\Internal\ListedRelease;
 use RedisLock\Internal\LockTable;
 use Symfony\Component\Console\Formatter\OutputFormatter;
 
@@ -55,21 +56,8 @@ class ReleaseLockCommand extends LockCommand
                 return self::FAILURE;
             }
         }
-        $key = $lock['key'];
-        $kind = $lock['kind'];
-        if ($force && $owner === null && $kind === 'mutex') {
-            $released = $this->onServer(static fn (): bool => \RedisMutexLock::forceRelease($key)) ? 1 : 0;
-        } else {
-            $released = 0;
-            foreach ($holders as $holder) {
-                $token = $holder['token'];
-                $released += $this->onServer(static fn (): bool => match ($kind) {
-                    'read-write' => \RedisReadWriteLock::releaseOwner($key, $token),
-                    'semaphore' => \RedisSemaphore::releaseOwner($key, $token),
-                    default => \RedisMutexLock::releaseOwner($key, $token),
-                }) ? 1 : 0;
-            }
-        }
+        // --force without --owner: whoever holds it at this moment; else the holders shown.
+        $released = ListedRelease::release($lock, $force && $owner === null ? null : $holders, fn (\Closure $call): bool => $this->onServer($call));
         if ($released === 0) {
             $this->components->error("The lock [{$this->escape($name)}] changed hands or was released meanwhile: nothing released.");
 

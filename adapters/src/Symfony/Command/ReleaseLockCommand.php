@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace RedisLock\Symfony\Command;
 
+use RedisLock\Internal\ListedRelease;
 use RedisLock\Internal\LockTable;
 use Symfony\Component\Console\Command\Command;
 use Symfony\Component\Console\Input\InputArgument;
@@ -75,7 +76,7 @@ final class ReleaseLockCommand extends Command
                     return self::FAILURE;
                 }
             }
-            $released = $this->release($lock, $owner === null ? null : $holders);
+            $released = ListedRelease::release($lock, $owner === null ? null : $holders, fn (\Closure $call): bool => (bool) $this->rows->call($call));
         } catch (\RedisLockException|\RuntimeException $e) {
             $output->writeln('<error>' . $e->getMessage() . '</error>');
 
@@ -89,25 +90,5 @@ final class ReleaseLockCommand extends Command
         $output->writeln(sprintf('Released "%s" (%d %s).', $key, $released, $released === 1 ? 'hold' : 'holds'));
 
         return self::SUCCESS;
-    }
-
-    /** How many holds were released: every one (null) or those of $holders. */
-    private function release(array $lock, ?array $holders): int
-    {
-        $key = $lock['key'];
-        if ($holders === null && $lock['kind'] === 'mutex') {
-            return $this->rows->call(static fn (): bool => \RedisMutexLock::forceRelease($key)) ? 1 : 0;
-        }
-        $released = 0;
-        foreach ($holders ?? $lock['holders'] as $holder) {
-            $token = $holder['token'];
-            $released += (int) $this->rows->call(match ($lock['kind']) {
-                'mutex' => static fn (): bool => \RedisMutexLock::releaseOwner($key, $token),
-                'read-write' => static fn (): bool => \RedisReadWriteLock::releaseOwner($key, $token),
-                default => static fn (): bool => \RedisSemaphore::releaseOwner($key, $token),
-            });
-        }
-
-        return $released;
     }
 }
