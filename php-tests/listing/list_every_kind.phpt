@@ -1,5 +1,5 @@
 --TEST--
-RedisLock::locks() and describe(): every kind of lock under a pattern (a mutex with two queued waiters in order, a read/write lock with a writer waiting, a semaphore, a hand-rolled SET NX lock), each with its holders (host, pid, since, label, TTL, fence) and waiters (waited and place times); helper keys, other libraries' sorted sets and keys outside the pattern are not listed; the limit cuts the list; bad arguments and a server that is down throw
+RedisLock::locks() and describe(): every kind of lock under a pattern (a mutex with two queued waiters in order, a read/write lock with a writer waiting, a semaphore, a hand-rolled SET NX lock), each with its holders (host, pid, since, label, TTL, fence) and waiters (waited and place times); helper keys, other libraries' sorted sets and keys outside the pattern are not listed; the limit cuts the list; a prefix's glob characters match only themselves; bad arguments and a server that is down throw
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -66,6 +66,13 @@ foreach ([...array_values($waiters), $writer] as $pid) {
     echo "child: ", rl_wait($pid), "\n";
 }
 echo "after: ", implode(' ', array_column(RedisLock::locks('*'), 'key')), "\n";
+// The prefix matches only itself, its glob characters too.
+ini_set('redis_lock.prefix', 'app[1]:');
+RedisMutexLock::lock('x', 0, 10);
+$redis->cmd('SET', 'app1:y', '1');
+echo "a prefix with glob characters: ", implode(' ', array_column(RedisLock::locks('*'), 'redis_key')), "\n";
+RedisMutexLock::release('x');
+ini_restore('redis_lock.prefix');
 $redis->kill();
 try { RedisLock::locks('*'); } catch (RedisLockException $e) { echo get_class($e), ": ", preg_replace('/:\d+/', ':PORT', $e->getMessage()), "\n"; }
 ?>
@@ -96,4 +103,5 @@ child: 0
 child: 0
 child: 0
 after: legacy
+a prefix with glob characters: app[1]:x
 RedisLockException: Redis at 127.0.0.1:PORT: cannot connect: Connection refused (os error 111)

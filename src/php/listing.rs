@@ -22,8 +22,8 @@ pub fn locks(pattern: &[u8], limit: i64) -> Result<Zval> {
         return Err(Fail::Arg(2, format!("must be between 1 and {MAX_LIMIT}")));
     }
     let settings = ini::settings();
-    let (server, limits, glob) = target(&settings, pattern)?;
-    let listing = policy::list(&node(server, limits), &glob, limit as usize, limits).map_err(failure)?;
+    let (server, limits, _) = target(&settings, b"")?;
+    let listing = policy::list(&node(server, limits), &settings.prefix, pattern, limit as usize, limits).map_err(failure)?;
     let mut list = ZendHashTable::new();
     for lock in &listing.locks {
         list.push(entry(lock, &settings.prefix)?).map_err(built)?;

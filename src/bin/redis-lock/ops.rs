@@ -56,20 +56,6 @@ pub fn failure_text(target: &Target, why: &Failure) -> String {
     }
 }
 
-/// `pattern` (a glob on the key without the prefix) as a glob on the Redis
-/// key: the prefix' own glob characters escaped, so they match only themselves.
-pub fn full_pattern(prefix: &[u8], pattern: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(prefix.len() + pattern.len());
-    for &b in prefix {
-        if matches!(b, b'*' | b'?' | b'[' | b']' | b'\\') {
-            out.push(b'\\');
-        }
-        out.push(b);
-    }
-    out.extend_from_slice(pattern.as_bytes());
-    out
-}
-
 /// What the servers list: the locks (each with the index of its server),
 /// whether some server had more than `limit`, and the servers that failed.
 pub struct Found {
@@ -79,10 +65,9 @@ pub struct Found {
 }
 
 pub fn list(ctx: &Ctx, pattern: &str, limit: usize) -> Found {
-    let glob = full_pattern(&ctx.prefix, pattern);
     let mut found = Found { locks: Vec::new(), truncated: false, errors: Vec::new() };
     for (i, target) in ctx.targets.iter().enumerate() {
-        match listing::list(&target.node, &glob, limit, &ctx.limits) {
+        match listing::list(&target.node, &ctx.prefix, pattern.as_bytes(), limit, &ctx.limits) {
             Ok(listed) => {
                 found.truncated |= listed.truncated;
                 found.locks.extend(listed.locks.into_iter().map(|l| (i, l)));
@@ -210,16 +195,4 @@ pub fn evict(ctx: &Ctx, key: &str, token: &str) -> Result<Vec<String>, Fail> {
         return Err(Fail::Refused(format!("no waiter with that token in the queue of '{key}'")));
     }
     Ok(done)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_prefix_matches_only_itself() {
-        assert_eq!(full_pattern(b"lock:", "orders:*"), b"lock:orders:*".to_vec());
-        assert_eq!(full_pattern(b"a*[b]:", "?"), b"a\\*\\[b\\]:?".to_vec());
-        assert_eq!(full_pattern(b"", "*"), b"*".to_vec());
-    }
 }

@@ -24,9 +24,10 @@ pub struct Listing {
     pub truncated: bool,
 }
 
-/// The lock keys matching `pattern` (a `SCAN MATCH` glob of whole keys) on
-/// every master of `node`'s deployment, at most `limit` of them.
-pub fn list(node: &Node, pattern: &[u8], limit: usize, limits: &Limits) -> Result<Listing, Failure> {
+/// The lock keys `prefix` + something matching `pattern` (a `SCAN MATCH`
+/// glob) on every master of `node`'s deployment, at most `limit` of them.
+pub fn list(node: &Node, prefix: &[u8], pattern: &[u8], limit: usize, limits: &Limits) -> Result<Listing, Failure> {
+    let pattern = &glob(prefix, pattern);
     let masters = masters(node, limits).map_err(|e| Failure::Unreachable(vec![NodeError::new(node.server.to_string(), Cause::Unresolved(e))]))?;
     let mut keys = Vec::new();
     let mut truncated = false;
@@ -60,6 +61,20 @@ pub fn list(node: &Node, pattern: &[u8], limit: usize, limits: &Limits) -> Resul
     truncated |= locks.len() > limit;
     locks.truncate(limit);
     Ok(Listing { locks, truncated })
+}
+
+/// `pattern` (a glob on keys without `prefix`) as a glob on whole keys: the
+/// prefix's own glob characters escaped, so that they match only themselves.
+fn glob(prefix: &[u8], pattern: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(prefix.len() + pattern.len());
+    for &b in prefix {
+        if matches!(b, b'*' | b'?' | b'[' | b']' | b'\\') {
+            out.push(b'\\');
+        }
+        out.push(b);
+    }
+    out.extend_from_slice(pattern);
+    out
 }
 
 /// The lock at `key`, `None` when it holds none.
@@ -96,4 +111,16 @@ fn read(node: &Node, keys: &[Vec<u8>], limits: &Limits) -> Result<Vec<LockInfo>,
         }
     }
     Ok(locks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob;
+
+    #[test]
+    fn the_prefix_matches_only_itself() {
+        assert_eq!(glob(b"lock:", b"orders:*"), b"lock:orders:*".to_vec());
+        assert_eq!(glob(b"a*[b]:", b"?"), b"a\\*\\[b\\]:?".to_vec());
+        assert_eq!(glob(b"", b"*"), b"*".to_vec());
+    }
 }
