@@ -154,7 +154,7 @@ cleanup() {
         # Only a redis-server, delay proxy, contention or shared worker, contention scenario, php-fpm or nginx master we started
         # (the pid may have been reused).
         if [[ "$(cat /proc/"$pid"/comm 2>/dev/null)" == @(redis-server*|php-fpm*|nginx) ]] ||
-           tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qE "/(delay_proxy|contention_worker|scenario_contention|shared_worker)\.php"; then
+           grep -qE "/(delay_proxy|contention_worker|scenario_contention|shared_worker)\.php" <<<"$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)"; then
             kill "$pid" 2>/dev/null && killed+=("$pid") || true
         fi
     done

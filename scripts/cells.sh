@@ -55,7 +55,7 @@ mirror() {
   if [[ -n ${MATRIX_MIRROR:-} ]]; then echo "$MATRIX_MIRROR"; return; fi
   local m
   m=$(grep -rhoE '^(URIs:|deb)[[:space:]]+[^ ]*https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
-      | grep -oE 'https?://[^ ]+' | grep -v security | head -1)
+      | grep -oE 'https?://[^ ]+' | grep -v security | sed -n 1p)
   echo "${m:-http://deb.debian.org/debian}"
 }
 

@@ -76,9 +76,9 @@ failed_tests() {
         printf "  phpt against %s: %s\n%s", server, name, diff; diff = ""
       }'
   done
-  grep -E '^[0-9]+\) [A-Za-z\\]+::' "$log" | head -5 | cut -c1-200 | sed 's/^/  adapters: /'
-  grep -E '^FAIL [^ ]+ \(exit' "$log" | head -5 | cut -c1-200 | sed 's/^/  frameworks: /'
-  grep -E '^browser: FAILED' "$log" | head -1 | cut -c1-200 | sed 's/^/  /'
+  grep -E '^[0-9]+\) [A-Za-z\\]+::' "$log" | sed -n 1,5p | cut -c1-200 | sed 's/^/  adapters: /'
+  grep -E '^FAIL [^ ]+ \(exit' "$log" | sed -n 1,5p | cut -c1-200 | sed 's/^/  frameworks: /'
+  grep -E '^browser: FAILED' "$log" | sed -n 1p | cut -c1-200 | sed 's/^/  /'
 }
 
 prepare_cells

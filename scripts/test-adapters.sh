@@ -40,7 +40,7 @@ export REDIS_LOCK_TEST_PORT=$REDIS_PORT_adapters
 # No result cache: the option's name changed in PHPUnit 13 (the old one is
 # deprecated there), and phpunit.xml keeps to attributes every version accepts.
 no_cache=--do-not-cache-result
-if /usr/bin/phpunit --help 2>/dev/null | grep -q -- --do-not-record-test-run-history; then
+if grep -q -- --do-not-record-test-run-history <<<"$(/usr/bin/phpunit --help 2>/dev/null)"; then
   no_cache=--do-not-record-test-run-history
 fi
 status=0

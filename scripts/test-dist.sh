@@ -39,11 +39,13 @@ finish() {
   redis_stop_all 2>/dev/null
   exit "$status"
 }
-trap finish EXIT
-trap 'exit 130' INT TERM
 cell=all
 # shellcheck source=scripts/throwaway_redis.sh
 source scripts/throwaway_redis.sh
+# After the source: its own EXIT trap would replace finish's, and a failed
+# cell would leave its chroot mounted (finish calls redis_stop_all too).
+trap finish EXIT
+trap 'exit 130' INT TERM
 redis_start dist
 port=$REDIS_PORT_dist
 
@@ -114,9 +116,9 @@ test_cell() {
   ! grep -q 'GPG error\|not signed\|insecure' <<<"$out" || fail "apt-get update: $out"
   apt_in install -y "$pkg" php-redis-lock-adapters
   [[ $(inside dpkg-query -W -f='${Version}' "$pkg") == "$debver" ]] || fail "$pkg $debver is not what got installed"
-  inside php -m | grep -qx redis_lock || fail "php -m does not list redis_lock"
-  inside "php-fpm$php" -m | grep -qx redis_lock || fail "php-fpm$php -m does not list redis_lock"
-  inside php --ri redis_lock | grep -qx "Version => $version" || fail "php --ri does not show version $version"
+  grep -qx redis_lock <<<"$(inside php -m)" || fail "php -m does not list redis_lock"
+  grep -qx redis_lock <<<"$(inside "php-fpm$php" -m)" || fail "php-fpm$php -m does not list redis_lock"
+  grep -qx "Version => $version" <<<"$(inside php --ri redis_lock)" || fail "php --ri does not show version $version"
   [[ $(inside redis-lock --version) == "redis-lock $version" ]] || fail "redis-lock --version does not say redis-lock $version"
   out=$(inside php /dev/stdin "$port" adapters <scripts/dist-smoke.php 2>&1) || fail "$out"
   say "apt-get install $pkg ($debver, signed-by) and php-redis-lock-adapters: php -m, php-fpm$php -m list it; php --ri: $version; redis-lock --version: $version; $out"
@@ -134,8 +136,8 @@ test_cell() {
   [[ $(inside php -r 'echo ini_get("redis_lock.prefix");') == admin: ]] || fail "the edited ini is not read"
   apt_in install -y "$pkg"
   [[ $(inside dpkg-query -W -f='${Version}' "$pkg") == "$debver" ]] || fail "apt-get install did not upgrade ${debver/+/\~prev+} to $debver"
-  inside php -m | grep -qx redis_lock || fail "php -m does not list redis_lock after the upgrade"
-  inside "php-fpm$php" -m | grep -qx redis_lock || fail "php-fpm -m does not list redis_lock after the upgrade"
+  grep -qx redis_lock <<<"$(inside php -m)" || fail "php -m does not list redis_lock after the upgrade"
+  grep -qx redis_lock <<<"$(inside "php-fpm$php" -m)" || fail "php-fpm -m does not list redis_lock after the upgrade"
   [[ $(md5sum <"$TRY$ini") == "$sum" ]] || fail "the upgrade changed $ini"
   [[ $(inside php -r 'echo ini_get("redis_lock.prefix");') == admin: ]] || fail "the admin's setting is lost"
   say "apt-get install over ${debver/+/\~prev+}: upgraded to $debver, still enabled (php -m, php-fpm -m), $ini as the admin left it"
@@ -168,7 +170,7 @@ test_cell() {
   [[ -f $zip ]] || fail "make dist wrote no $zip"
   ext_dir=$(inside php -n -r 'echo ini_get("extension_dir");')
   unzip -q -o "$zip" -d "$TRY$ext_dir"
-  inside php -n -d extension=redis_lock -m | grep -qx redis_lock || fail "php -n -d extension=redis_lock -m does not list it"
+  grep -qx redis_lock <<<"$(inside php -n -d extension=redis_lock -m)" || fail "php -n -d extension=redis_lock -m does not list it"
   out=$(inside php -n -d extension=redis_lock /dev/stdin "$port" <scripts/dist-smoke.php 2>&1) || fail "$out"
   rm -f "$TRY$ext_dir/redis_lock.so"
   say "$(basename "$zip") unzipped into $ext_dir: php -n -d extension=redis_lock -m lists it; $out"

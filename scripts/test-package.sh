@@ -61,7 +61,7 @@ if [[ -z ${REDIS_LOCK_PKG_TEST_INNER:-} ]]; then
   done
   [[ -f $ext ]] || die "$ext is missing: run make build first"
   if lists_module "$php" 2>/dev/null; then
-    skip "redis_lock is already enabled in the system PHP ($("$php" --ini | grep -o "[^ ,]*$module[^ ,]*" | head -1)); make uninstall or dpkg -P $package first to run this test"
+    skip "redis_lock is already enabled in the system PHP ($("$php" --ini | grep -o "[^ ,]*$module[^ ,]*" | sed -n 1p)); make uninstall or dpkg -P $package first to run this test"
   fi
   case $(dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2>/dev/null) in
     ?n*|"") ;;

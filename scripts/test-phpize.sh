@@ -145,7 +145,7 @@ step=make;      t=$SECONDS; run make "${build_env[@]}" make -j"$(nproc)"
 say "phpize, configure: ok; make: $((SECONDS - t)) s"
 [[ -f modules/redis_lock.so ]] || fail "make did not write modules/redis_lock.so"
 # make ran cargo with Cargo.lock's crates only, for the configured PHP.
-grep -F -- ' build --release --locked' "$work/make.log" | grep -qF "PHP_CONFIG=$php_config PHP=$php " ||
+grep -qF "PHP_CONFIG=$php_config PHP=$php " <<<"$(grep -F -- ' build --release --locked' "$work/make.log")" ||
   fail "make did not run cargo build --release --locked with PHP_CONFIG=$php_config PHP=$php; log: $work/make.log"
 say "make ran cargo build --release --locked with PHP_CONFIG=$php_config PHP=$php (a php and php-config first in PATH fail)"
 step=install;   run install "${build_env[@]}" make install INSTALL_ROOT="$work/root"

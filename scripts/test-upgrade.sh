@@ -17,7 +17,7 @@ version=$(sh scripts/package-field.sh version)
 releases() {
   local h v prev=
   for h in $(git log --reverse --format=%H -- Cargo.toml); do
-    v=$(git show "$h:Cargo.toml" | sed -n 's/^version *= *"\(.*\)"/\1/p' | head -1)
+    v=$(git show "$h:Cargo.toml" | sed -n 's/^version *= *"\(.*\)"/\1/p' | sed -n 1p)
     [[ -n $v && $v != "$prev" ]] && grep -q "^## \[$v\]" CHANGELOG.md && echo "$v $h"
     prev=$v
   done | tac
