@@ -55,9 +55,18 @@ impl Redis {
             .expect("redis-server is installed");
         self.child = Some(child);
         let until = Instant::now() + Duration::from_secs(5);
+        let pid = self.child.as_ref().map_or(0, |c| c.id());
         while Instant::now() < until {
-            if self.try_cmd(&["PING"]).is_ok() {
-                return true;
+            // The server that answers must be ours: the port, free a moment
+            // ago, may have been taken by a server or proxy of a test running
+            // beside this one (ours then failed to bind and exits).
+            match self.process_id() {
+                Some(id) if id == pid => return true,
+                Some(_) => {
+                    self.kill();
+                    return false;
+                }
+                None => {}
             }
             if let Some(Ok(Some(_))) = self.child.as_mut().map(|c| c.try_wait()) {
                 return false;
@@ -65,6 +74,16 @@ impl Redis {
             thread::sleep(Duration::from_millis(20));
         }
         false
+    }
+
+    /// The `process_id` of the server answering on our port, if one does.
+    fn process_id(&self) -> Option<u32> {
+        let info = match self.try_cmd(&["INFO", "server"]).ok()? {
+            redis::Value::BulkString(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            redis::Value::VerbatimString { text, .. } => text,
+            _ => return None,
+        };
+        info.lines().find_map(|l| l.strip_prefix("process_id:")).and_then(|v| v.trim().parse().ok())
     }
 
     pub fn server(&self) -> Server {
