@@ -37,8 +37,9 @@
 #   BENCH_CONTENTION_K           process counts, contention (default "4 16 64")
 #   BENCH_CONTENTION_SECONDS     seconds per implementation per K per round, contention (default 5)
 #   BENCH_CONTENTION_ROUNDS      interleaved rounds, contention (default 2)
-#   BENCH_CONTENTION_IMPLS       implementations, contention (default "redis_mutex_lock polling_mutex
-#                                laravel symfony token_floor"; token_floor, one token passed by BLPOP/RPUSH,
+#   BENCH_CONTENTION_IMPLS       implementations, contention (default "redis_mutex_lock redlock polling_mutex
+#                                laravel symfony token_floor"; redlock: RedLock over 5 masters, the scenario's
+#                                server and 4 it starts; token_floor, one token passed by BLPOP/RPUSH,
 #                                is no lock to use but the floor of any Redis hand-off; "no_lock" checks the harness)
 #   BENCH_CONTENTION_SECTION_US  critical section in µs, contention (default 500)
 #   BENCH_CONTENTION_OUTSIDE_US  work outside the lock in µs, contention (default 3000)

@@ -38,16 +38,17 @@ $labels = [
     'symfony' => 'symfony/lock 5.4 RedisStore, acquire(true) (phpredis; retries every 100 ± 10 ms)',
     'no_lock' => 'no lock at all (harness self-check: must lose updates)',
     'token_floor' => 'floor: one token passed by BLPOP/RPUSH (no TTL, no crash safety; not a lock to use)',
+    'redlock' => 'RedLock over 5 masters, lock($key, TTL) queued (retryDelay 200, 30 s of patience); the counts are the first master\'s',
 ];
 $short = ['redis_mutex_lock' => 'RedisMutexLock', 'polling_mutex' => 'polling mutex', 'laravel' => 'Laravel',
-    'symfony' => 'symfony', 'no_lock' => 'no lock', 'token_floor' => 'token floor'];
+    'symfony' => 'symfony', 'no_lock' => 'no lock', 'token_floor' => 'token floor', 'redlock' => 'RedLock (5 masters)'];
 $reference = 'redis_mutex_lock';
 $polling = 'polling_mutex';
 $floor = 'token_floor';
 
 $list = fn (string $var, string $default) => preg_split('/[\s,]+/', trim((string) (getenv($var) ?: $default)), -1, PREG_SPLIT_NO_EMPTY);
 $ks = array_map('intval', $list('BENCH_CONTENTION_K', '4 16 64'));
-$impls = $list('BENCH_CONTENTION_IMPLS', 'redis_mutex_lock polling_mutex laravel symfony token_floor');
+$impls = $list('BENCH_CONTENTION_IMPLS', 'redis_mutex_lock redlock polling_mutex laravel symfony token_floor');
 $seconds = (float) (getenv('BENCH_CONTENTION_SECONDS') ?: 5);
 $rounds = (int) (getenv('BENCH_CONTENTION_ROUNDS') ?: 2);
 $sectionUs = (int) (getenv('BENCH_CONTENTION_SECTION_US') ?: 500);
@@ -243,6 +244,11 @@ $ms = fn (?float $v) => $v === null ? '–' : ($v < 10 ? sprintf('%.2f', $v) : (
 
 try {
     $redis = Masters::of($dsn ?? RedisServer::start()->dsn());
+    if (in_array('redlock', $impls, true)) {
+        // RedLock's 4 other masters, throwaway servers of the same build.
+        $more = array_map(fn () => RedisServer::start(), range(1, 4));
+        putenv('BENCH_REDLOCK_MORE=' . implode(' ', array_map(fn ($r) => '127.0.0.1:' . $r->port, $more)));
+    }
     $runs = count($ks) * count($impls) * $rounds;
     note(sprintf('%s at %s; contention: K = %s; %d rounds × %d implementations × %d K × %s s '
         . '(+ start-up and drain: about %.0f s)', $redis->version(), $redis->dsn, implode(', ', $ks),

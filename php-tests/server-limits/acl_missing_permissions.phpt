@@ -21,6 +21,7 @@ $redis->cmd('ACL', 'SETUSER', 'holder', 'on', '>pw', '~*', '+@all');
 $holder = new RlActor($redis, ['redis_lock.server' => "redis://holder:pw@127.0.0.1:{$redis->port}"]);
 echo "held by another: ", json_encode([$holder->result('RedisMutexLock::lock', 'held', 0, 20), $holder->result('RedisReadWriteLock::lockWrite', 'rwheld', 0, 20),
     $holder->result('RedisSemaphore::acquire', 'semheld', 1, 0, 20)]), "\n";
+$redis->cmd('SET', 'lock:rl-held', str_repeat('ab', 16) . ':another-host:1:1', 'PX', 60000); // RedLock's, another process'
 $base = rl_limits_ours($redis);
 
 /** "ok <value>", "NOPERM <the command named>", "NOPERM key", or the whole message. */
@@ -63,6 +64,9 @@ foreach (array_keys($users) as $u) {
         $l = $rl->lock("lock:rl-$u", 5000);
         return is_array($l) ? $rl->unlock($l) : $l;
     }, $redis);
+    // Waiting for a held RedLock resource: in the queue where the user may
+    // touch its keys, else as retries; false once the patience is over.
+    $out['RedLock, held'] = perm(fn () => (new RedLock(["redis://$u:pw@127.0.0.1:{$redis->port}"], 30, 3))->lock('lock:rl-held', 5000), $redis);
     // What was taken is released by the same user.
     $out['releases'] = implode(', ', [perm(fn () => RedisMutexLock::release("$u-b"), $redis), perm(fn () => RedisReadWriteLock::release("$u-rw"), $redis),
         perm(fn () => RedisSemaphore::release("$u-sem"), $redis)]);
@@ -112,6 +116,7 @@ noscripts:
   permit: NOPERM evalsha
   permit, held: NOPERM evalsha
   RedLock: %r(NOPERM evalsha|ok true \(a native delete\))%r
+  RedLock, held: ok false
   releases: ok false, ok false, ok false
   left: %r(\["lock:a","lock:rl-noscripts"\]|\[\] \(a native delete\))%r
 noevalsha:
@@ -125,6 +130,7 @@ noevalsha:
   permit: NOPERM evalsha
   permit, held: NOPERM evalsha
   RedLock: %r(NOPERM evalsha|ok true \(a native delete\))%r
+  RedLock, held: ok false
   releases: ok false, ok false, ok false
   left: %r(\["lock:a","lock:rl-noevalsha"\]|\[\] \(a native delete\))%r
 noblpop:
@@ -138,6 +144,7 @@ noblpop:
   permit: ok true
   permit, held: ok false
   RedLock: ok true
+  RedLock, held: ok false
   releases: ok true, ok true, ok true
   left: []
 nokeys:
@@ -151,6 +158,7 @@ nokeys:
   permit: NOPERM key
   permit, held: NOPERM key
   RedLock: NOPERM key
+  RedLock, held: NOPERM key
   releases: ok false, ok false, ok false
   left: []
 prefixonly:
@@ -164,6 +172,7 @@ prefixonly:
   permit: NOPERM key
   permit, held: NOPERM key
   RedLock: ok true
+  RedLock, held: ok false
   releases: ok false, ok false, ok false
   left: []
 noblpop waiters, held: [true,true,true]

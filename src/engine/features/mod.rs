@@ -7,6 +7,7 @@ pub mod lease;
 pub mod listing;
 pub mod owner;
 pub mod ownership;
+pub mod fair_quorum;
 pub mod queue;
 pub mod waiting;
 pub mod replicas;

@@ -15,6 +15,17 @@ use crate::engine::protocol::script::{script_call, Form, Script};
 use crate::engine::protocol::server_info::{Caps, Native};
 use crate::engine::round::request::{self, Request, Verdict};
 
+/// Lua: the pattern of a token of `lock()` (`token.rs`), in quotes: the
+/// only values waiters mark, so the only ones whose unmarked value says
+/// that nobody waits.
+macro_rules! lock_token {
+    () => {
+        "'^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]\
+[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[%w._-]+:%d+:%d+$'"
+    };
+}
+pub(crate) use lock_token;
+
 /// Lua: whether the value `$v` is the token `$me`, marked or not (both Lua
 /// expressions; `$v` may be false, a missing key).
 macro_rules! mine {

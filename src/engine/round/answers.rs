@@ -208,7 +208,7 @@ impl Leg<'_> {
             let owed: Vec<usize> = conn.owed().filter_map(|e| if let Expect::Answer(i) = e { Some(*i) } else { None }).collect();
             conn.forget_answers();
             for i in owed {
-                if matches!(self.forms[i], Form::Sha | Form::Native(_)) {
+                if matches!(self.forms[i], Form::Sha | Form::Native(_)) && self.job.reqs[i].must_run() {
                     ctx.push(&mut conn, i, self.job.reqs[i], Form::Eval, Expect::Skip);
                 }
             }

@@ -72,6 +72,14 @@ pub trait Request {
         false
     }
 
+    /// Whether a send whose answer nobody waits for any more (the round was
+    /// decided without it) must surely run: an `EVALSHA` is then sent again
+    /// as text behind it, in case the server answered NOSCRIPT. Not for a
+    /// request that is harmless not to run and wrong to run twice.
+    fn must_run(&self) -> bool {
+        true
+    }
+
     /// How long the server may hold the reply back beyond the reply timeout.
     fn blocks_for(&self) -> Duration {
         Duration::ZERO

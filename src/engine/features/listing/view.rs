@@ -76,10 +76,10 @@ pub struct LockInfo {
 }
 
 /// Whether `key` is a helper key of some lock (its fence record, its
-/// waiters' places) rather than a lock: such keys have a string or sorted
+/// waiters' places, RedLock's queue) rather than a lock: such keys have a string or sorted
 /// set type too, so `SCAN … TYPE` alone does not tell them apart.
 pub fn is_aux_key(key: &[u8]) -> bool {
-    [&b":f"[..], b":t", b":st"].iter().any(|suffix| {
+    [&b":f"[..], b":t", b":st", b":rq", b":rt"].iter().any(|suffix| {
         key.strip_suffix(*suffix).is_some_and(|lock| {
             let base = Base::of(lock);
             base.aux(suffix, b"").concat() == key
@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn helper_keys_are_not_locks() {
-        for aux in [&b"{lock:a}:f"[..], b"{lock:a}:t", b"lock:{7}:st", b"lock:{7}:f"] {
+        for aux in [&b"{lock:a}:f"[..], b"{lock:a}:t", b"lock:{7}:st", b"lock:{7}:f", b"{invoice:42}:rq", b"{invoice:42}:rt"] {
             assert!(is_aux_key(aux), "{aux:?}");
         }
         for lock in [&b"lock:a"[..], b"lock:a:f", b"lock:t", b"{x}"] {

@@ -14,17 +14,7 @@
 //! waiter was between two looks is marked at that waiter's next look.)
 
 use crate::engine::protocol::script::Script;
-use crate::engine::features::owner::{held_as_shared, mine, owned, value_of};
-
-/// Lua: the pattern of a token of `lock()` (`token.rs`), in quotes: the
-/// only values waiters mark, so the only ones whose unmarked value says
-/// that nobody waits.
-macro_rules! lock_token {
-    () => {
-        "'^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]\
-[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[%w._-]+:%d+:%d+$'"
-    };
-}
+use crate::engine::features::owner::{held_as_shared, lock_token, mine, owned, value_of};
 
 /// Server time in ms; the first live waiter (dropping dead ones on the way,
 /// and the places' key once nobody waits); waiting (again), at the back or

@@ -1,11 +1,21 @@
 //! RedLock: one key on N independent nodes, each call one quorum round
-//! (`features::lease`).
+//! (`features::lease`); a caller that waits queues (`features::fair_quorum`),
+//! and the unlock hands the lock to the first waiter.
 
 use super::{Kind, LockKind, Parts, Target};
-use crate::engine::features::lease::{Lease, Patience};
+use std::time::Instant;
+
+use crate::engine::features::fair_quorum::{self, NoQueue};
 use crate::engine::features::owner::{Op, Owned};
+use crate::engine::features::waiting::single_key_only;
+use crate::engine::features::lease::{Lease, Patience};
+use crate::engine::features::token::{is_lock_token, jitter};
+use crate::engine::net::wait;
+use crate::engine::protocol::slot::Base;
+use crate::engine::round::quorum::{decide, quorum};
+use crate::engine::round::Until;
 use crate::engine::features::ownership::{Ask, Question};
-use crate::engine::features::ask;
+use crate::engine::features::{ask, fan_out};
 use crate::engine::net::conn::Limits;
 use crate::engine::protocol::resp::Reply;
 use crate::engine::round::quorum::Outcome;
@@ -30,12 +40,55 @@ pub(super) fn still_mine(at: &Target<'_>, ttl_ms: i64, limits: &Limits) -> Outco
 }
 
 impl LockKind for Quorum {
+    /// First one round of `SET NX PX`, as ever; a caller that would retry
+    /// then waits in the queue instead, for as long in all as its retries
+    /// would have taken (`attempts × delay` from the call). One attempt, or
+    /// an owner token of the caller's, retries as before.
     fn acquire(&self, at: &Target<'_>, ttl_ms: i64, patience: Patience, limits: &Limits) -> (Outcome, Kind) {
-        (lease(at).acquire(ttl_ms, patience, limits), Kind::Quorum)
+        let outcome = match patience {
+            Patience::Attempts { attempts, delay } if attempts > 1 && !delay.is_zero() && !at.for_owner && is_lock_token(at.token) => {
+                let deadline = Instant::now() + delay.saturating_mul(attempts);
+                match lease(at).try_acquire(ttl_ms, limits).outcome {
+                    Outcome::Refused => match fair_quorum::acquire(at.nodes, at.key, at.token, ttl_ms, deadline, delay, limits) {
+                        Ok(outcome) => outcome,
+                        // Retries as before, for what is left of the patience.
+                        Err(NoQueue) => {
+                            let left = deadline.saturating_duration_since(Instant::now()).as_millis() / delay.as_millis().max(1);
+                            lease(at).acquire(ttl_ms, Patience::Attempts { attempts: (left as u32).max(1), delay }, limits)
+                        }
+                    },
+                    // An outage is retried as before (no queue to join).
+                    Outcome::Unreachable(_) => {
+                        let rest = Patience::Attempts { attempts: attempts - 1, delay };
+                        match wait::sleep_until(Instant::now() + jitter(delay)) {
+                            Ok(()) => lease(at).acquire(ttl_ms, rest, limits),
+                            Err(_) => Outcome::Interrupted,
+                        }
+                    }
+                    other => other,
+                }
+            }
+            _ => lease(at).acquire(ttl_ms, patience, limits),
+        };
+        (outcome, Kind::Quorum)
     }
 
+    /// On every node, handing the lock on where others wait; confirmed when
+    /// a majority said it was ours.
+    /// Where the queue's keys cannot be touched (an ACL that allows the
+    /// lock key only), the plain owner-checked delete there.
     fn release(&self, at: &Target<'_>, limits: &Limits) -> Outcome {
-        lease(at).release(limits).outcome
+        let base = Base::of(at.key);
+        let start = Instant::now();
+        let step = fair_quorum::release_step(at.key, &base, at.token);
+        let (mut votes, ended) = fan_out(at.nodes, &step, limits, Until::Quorum(quorum(at.nodes.len())));
+        let single: Vec<usize> = (0..votes.len()).filter(|&i| matches!(&votes[i], Vote::Failed(e) if single_key_only(&e.cause))).collect();
+        if !single.is_empty() {
+            let nodes: Vec<_> = single.iter().map(|&i| at.nodes[i].clone()).collect();
+            let (again, _) = fan_out(&nodes, &Owned { op: Op::Release, key: at.key, token: at.token }, limits, Until::All);
+            single.into_iter().zip(again).for_each(|(i, vote)| votes[i] = vote);
+        }
+        decide(&votes, None, ended.duration_since(start))
     }
 
     fn set_ttl(&self, at: &Target<'_>, ttl_ms: i64, _raise: bool, limits: &Limits) -> Outcome {
@@ -46,8 +99,8 @@ impl LockKind for Quorum {
         still_mine(at, ttl_ms, limits)
     }
 
-    fn release_request<'a>(&'a self, at: Target<'a>, _parts: &'a Parts<'a>) -> Box<dyn Request + 'a> {
-        Box::new(Owned { op: Op::Release, key: at.key, token: at.token })
+    fn release_request<'a>(&'a self, at: Target<'a>, parts: &'a Parts<'a>) -> Box<dyn Request + 'a> {
+        Box::new(fair_quorum::release_step(at.key, &parts.base, at.token))
     }
 
     fn renewal_request<'a>(&'a self, at: Target<'a>, _parts: &'a Parts<'a>, ttl_ms: i64) -> Box<dyn Request + 'a> {

@@ -1,5 +1,5 @@
 --TEST--
-RedLock retries: retryCount attempts in total (counted by the servers), pauses of retryDelay/2..retryDelay between them and none after the last
+RedLock's patience: one round of SET NX (counted by the servers); refused, the caller waits in the queue, looking again on every node (a script per look), and gives up retryCount × retryDelay after the call began; one attempt (retryCount 1) or no delay (retryDelay 0) retries as before, without a queue; a key freed by another client is taken at the next look; nothing of the queue is left
 --FILE--
 <?php
 require __DIR__ . '/../inc/redis_server.inc';
@@ -21,23 +21,28 @@ $sets();
 
 foreach ([
     // [retryDelay, retryCount, min s, max s]: the upper bounds leave 0.3 s
-    // for a stall of the host (the SET counts tell the number of attempts)
-    [300, 3, 0.3, 1.05],   // 2 pauses of 150..300 ms
-    [2000, 1, 0.0, 0.5],   // one attempt, no pause (a pause would be 1..2 s)
-    [100, 5, 0.2, 0.85],   // 4 pauses of 50..100 ms
-    [0, 10, 0.0, 0.4],     // no pause at all (9 pauses of the default would take 0.9 s)
+    // for a stall of the host, and a look or a blocking pop that ends at
+    // the server's tick (100 ms at hz 10)
+    [300, 3, 0.9, 1.4],    // waits 900 ms in the queue
+    [2000, 1, 0.0, 0.5],   // one attempt, no wait (a queue would wait 2 s)
+    [100, 5, 0.5, 1.0],    // waits 500 ms
+    [0, 10, 0.0, 0.4],     // no delay: 10 attempts back to back, no queue
 ] as [$delay, $count, $min, $max]) {
     $rl = new RedLock(rl_redlock_list($s), $delay, $count);
     [$r, $secs] = rl_timed(fn () => $rl->lock('busy', 10000));
-    printf("retryDelay %d, retryCount %d: %s, SET calls per node: %s, %.2f..%.2f s: %s\n",
-        $delay, $count, rl_show($r), $sets($count), $min, $max, var_export($secs >= $min && $secs <= $max, true));
+    $queued = $delay > 0 && $count > 1;
+    $looks = array_map(fn ($r) => $r->calls('evalsha') + $r->calls('eval'), $s);
+    printf("retryDelay %d, retryCount %d: %s, SET calls per node: %s, looked again on every node: %s, %.2f..%.2f s: %s\n",
+        $delay, $count, rl_show($r), $sets($queued ? 1 : $count), var_export(min($looks) >= 2, true), $min, $max,
+        var_export($secs >= $min && $secs <= $max, true));
 }
-// The default: 3 attempts, 100..200 ms apart.
+// The default: retryDelay 200 ms, retryCount 3: 600 ms in the queue.
 $rl = new RedLock(rl_redlock_list($s));
 [$r, $secs] = rl_timed(fn () => $rl->lock('busy', 10000));
-printf("defaults: %s, SET calls per node: %s, 0.2..0.8 s: %s\n", rl_show($r), $sets(3), var_export($secs >= 0.2 && $secs <= 0.8, true));
+printf("defaults: %s, SET calls per node: %s, 0.6..1.1 s: %s\n", rl_show($r), $sets(1), var_export($secs >= 0.6 && $secs <= 1.1, true));
+echo "queue keys left: ", rl_all_keys($s), "\n";
 
-// Freed during the pauses: a later attempt wins. Another process deletes the
+// Freed while it waits: the next look takes it. Another process deletes the
 // key on every node once every node has refused the first attempt, and notes
 // the moment (CLOCK_MONOTONIC, as rl_now() here) just before.
 $rl = new RedLock(rl_redlock_list($s), 200, 10);
@@ -68,11 +73,12 @@ var_dump($rl->unlock($r));
 echo "keys: ", rl_eventually(fn () => rl_all_keys($s), '[] [] []'), "\n";
 ?>
 --EXPECT--
-retryDelay 300, retryCount 3: false, SET calls per node: 3 3 3, 0.30..1.05 s: true
-retryDelay 2000, retryCount 1: false, SET calls per node: 1 1 1, 0.00..0.50 s: true
-retryDelay 100, retryCount 5: false, SET calls per node: 5 5 5, 0.20..0.85 s: true
-retryDelay 0, retryCount 10: false, SET calls per node: 10 10 10, 0.00..0.40 s: true
-defaults: false, SET calls per node: 3 3 3, 0.2..0.8 s: true
+retryDelay 300, retryCount 3: false, SET calls per node: 1 1 1, looked again on every node: true, 0.90..1.40 s: true
+retryDelay 2000, retryCount 1: false, SET calls per node: 1 1 1, looked again on every node: false, 0.00..0.50 s: true
+retryDelay 100, retryCount 5: false, SET calls per node: 1 1 1, looked again on every node: true, 0.50..1.00 s: true
+retryDelay 0, retryCount 10: false, SET calls per node: 10 10 10, looked again on every node: false, 0.00..0.40 s: true
+defaults: false, SET calls per node: 1 1 1, 0.6..1.1 s: true
+queue keys left: ["busy"] ["busy"] ["busy"]
 freed after the first attempt: locked, child exit 0, returned after the key was freed, within 0.6 s of it: true
 attempts 2..10, the same on every node: true
 nodes: ours ours ours

@@ -1,0 +1,133 @@
+//! The queue's steps as requests, one per master: a look (`TAKE`), giving a
+//! part of a failed round on (`YIELD`), leaving, the blocking pop on our
+//! wake-up list, and the unlock that hands the lock on.
+
+use std::time::Duration;
+
+use super::scripts::{LEAVE, RELEASE, TAKE, YIELD};
+use crate::engine::features::owner::{encode_release_native, release_native};
+use crate::engine::features::token::is_lock_token;
+use crate::engine::protocol::encode::{format_int, itoa_buf, resp_pieces};
+use crate::engine::protocol::resp::Reply;
+use crate::engine::protocol::script::{script_call, Form};
+use crate::engine::protocol::server_info::{Caps, Native};
+use crate::engine::protocol::slot::Base;
+use crate::engine::round::request::{data_if, yes_or_no, Request, Verdict};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// A yes: the lock is ours on this master for `ttl_ms`.
+    Take { ticket: i64, ttl_ms: i64, place_ms: i64 },
+    Yield { ticket: i64, place_ms: i64 },
+    Leave,
+    /// `BLPOP` on our wake-up list.
+    Wait { timeout_ms: i64 },
+    /// The unlock (a yes: it was ours).
+    Release,
+}
+
+/// A step of `token` in the queue of `key` (whose keys `base` spells).
+#[derive(Clone, Copy, Debug)]
+pub struct Step<'a> {
+    pub op: Op,
+    pub key: &'a [u8],
+    pub base: &'a Base<'a>,
+    pub token: &'a str,
+    /// How long a hand-off is provisional.
+    pub grant: Duration,
+}
+
+impl Request for Step<'_> {
+    fn key(&self) -> &[u8] {
+        self.key
+    }
+
+    fn first_form(&self) -> Form {
+        match self.op {
+            Op::Wait { .. } => Form::Plain,
+            _ => Form::Sha,
+        }
+    }
+
+    /// Nobody waits behind an unmarked value: the native owner-checked
+    /// delete, which a waiter's mark turns into the script.
+    fn native(&self, caps: Caps) -> Option<Native> {
+        match self.op {
+            Op::Release if is_lock_token(self.token) => release_native(caps),
+            _ => None,
+        }
+    }
+
+    /// Behind a look or a pop whose reply did not come in time: leaving (a
+    /// late look must not keep `K` or our place there).
+    fn cleanup(&self, out: &mut Vec<u8>) -> bool {
+        match self.op {
+            Op::Take { .. } | Op::Wait { .. } => {
+                Step { op: Op::Leave, ..*self }.encode(Form::Eval, out);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A look that did not run is harmless; one that ran twice would put
+    /// a holder back in the queue.
+    fn must_run(&self) -> bool {
+        !matches!(self.op, Op::Take { .. })
+    }
+
+    fn blocks_for(&self) -> Duration {
+        match self.op {
+            Op::Wait { timeout_ms } => Duration::from_millis(timeout_ms.max(0) as u64),
+            _ => Duration::ZERO,
+        }
+    }
+
+    fn accepts_array(&self) -> bool {
+        matches!(self.op, Op::Wait { .. })
+    }
+
+    fn secret(&self) -> &str {
+        self.token
+    }
+
+    fn classify(&self, form: Form, reply: &Reply) -> Verdict {
+        match (self.op, form) {
+            (Op::Wait { .. }, _) => data_if(matches!(reply, Reply::Array(_) | Reply::Nil), reply, "a blocking pop", self.token),
+            (_, Form::Native(_)) => match yes_or_no(reply, self.token) {
+                Verdict::No => Verdict::Again,
+                verdict => verdict,
+            },
+            // 2: no, and next in line here (data, so that the waiter knows).
+            (Op::Take { .. }, _) if *reply == Reply::Int(2) => Verdict::Data,
+            _ => yes_or_no(reply, self.token),
+        }
+    }
+
+    fn encode(&self, form: Form, out: &mut Vec<u8>) {
+        let (key, me) = (self.key, self.token.as_bytes());
+        if let Form::Native(native) = form {
+            return encode_release_native(native, key, me, out);
+        }
+        let [rq, rt, w] = [self.base.aux(b":rq", b""), self.base.aux(b":rt", b""), self.base.aux(b":rw:", me)];
+        let keys: [&[&[u8]]; 4] = [&[key], &rq, &rt, &w];
+        let (mut a, mut b, mut c, mut d) = (itoa_buf(), itoa_buf(), itoa_buf(), itoa_buf());
+        let grant = format_int(&mut d, self.grant.as_millis().min(i64::MAX as u128) as i64);
+        match self.op {
+            Op::Take { ticket, ttl_ms, place_ms } => {
+                let args = [me, format_int(&mut a, ticket), format_int(&mut b, ttl_ms), format_int(&mut c, place_ms), grant];
+                script_call(out, &TAKE, form, &keys, &args);
+            }
+            Op::Yield { ticket, place_ms } => {
+                let args = [me, format_int(&mut a, ticket), format_int(&mut b, place_ms), grant];
+                script_call(out, &YIELD, form, &keys, &args);
+            }
+            Op::Leave => script_call(out, &LEAVE, form, &keys, &[me, grant]),
+            Op::Release => script_call(out, &RELEASE, form, &keys, &[me, grant]),
+            Op::Wait { timeout_ms } => {
+                let secs = format!("{}.{:03}", timeout_ms / 1000, timeout_ms % 1000);
+                resp_pieces(out, &[&[b"BLPOP"], &w, &[secs.as_bytes()]]);
+            }
+        }
+    }
+}
