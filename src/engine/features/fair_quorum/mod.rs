@@ -93,10 +93,10 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
             continue;
         }
         // Where we are next in line, a release wakes us; else anywhere that answered.
-        let blocking = nodes.iter().zip(&votes).find(|(_, v)| next_here(v));
-        let Some((node, _)) = blocking.or_else(|| nodes.iter().zip(&votes).find(|(_, v)| matches!(v, Vote::No | Vote::Yes))) else { continue };
-        let vote = ask(node, &me.step(Op::Wait { timeout_ms: block_ms(look, deadline) }), limits);
-        if let (Vote::Failed(e), Some(i)) = (&vote, nodes.iter().position(|n| std::ptr::eq(n, node))) {
+        let blocking = votes.iter().position(next_here);
+        let Some(i) = blocking.or_else(|| votes.iter().position(|v| matches!(v, Vote::No | Vote::Yes))) else { continue };
+        let vote = ask(&nodes[i], &me.step(Op::Wait { timeout_ms: block_ms(look, deadline) }), limits);
+        if let Vote::Failed(e) = &vote {
             gone.note(i, e);
         }
         match vote {

@@ -131,3 +131,47 @@ impl Request for Step<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(op: Op) -> Step<'static> {
+        static BASE: std::sync::OnceLock<Base<'static>> = std::sync::OnceLock::new();
+        Step { op, key: b"invoice:42", base: BASE.get_or_init(|| Base::of(b"invoice:42")), token: "tok", grant: Duration::from_millis(200) }
+    }
+
+    #[test]
+    fn every_script_names_the_queue_keys_in_the_lock_keys_slot() {
+        let mut out = Vec::new();
+        step(Op::Take { ticket: 7, ttl_ms: 5000, place_ms: 500 }).encode(Form::Eval, &mut out);
+        let want = redis::cmd("EVAL").arg(TAKE.text).arg(4).arg("invoice:42").arg("{invoice:42}:rq").arg("{invoice:42}:rt")
+            .arg("{invoice:42}:rw:tok").arg("tok").arg(7).arg(5000).arg(500).arg(200).get_packed_command();
+        assert_eq!(out, want);
+        out.clear();
+        step(Op::Wait { timeout_ms: 1500 }).encode(Form::Plain, &mut out);
+        assert_eq!(out, redis::cmd("BLPOP").arg("{invoice:42}:rw:tok").arg("1.500").get_packed_command());
+    }
+
+    #[test]
+    fn a_look_tells_yes_no_and_next_in_line() {
+        let take = step(Op::Take { ticket: 7, ttl_ms: 5000, place_ms: 500 });
+        assert_eq!(take.classify(Form::Sha, &Reply::Int(1)), Verdict::Yes);
+        assert_eq!(take.classify(Form::Sha, &Reply::Int(0)), Verdict::No);
+        assert_eq!(take.classify(Form::Sha, &Reply::Int(2)), Verdict::Data);
+        assert!(matches!(take.classify(Form::Sha, &Reply::Int(3)), Verdict::Malformed(_)));
+        // A look is never sent twice; the unlock, a late one's leave, are.
+        assert!(!take.must_run() && step(Op::Release).must_run());
+        let mut out = Vec::new();
+        assert!(take.cleanup(&mut out) && out.starts_with(b"*9\r\n$4\r\nEVAL"));
+    }
+
+    #[test]
+    fn the_unlock_is_native_where_nobody_waits() {
+        let caps = Caps::NONE.with(Native::DelIfEq);
+        let release = Step { token: "0123456789abcdef0123456789abcdef:h:1:2", ..step(Op::Release) };
+        assert_eq!(release.native(caps), Some(Native::DelIfEq));
+        assert_eq!(release.classify(Form::Native(Native::DelIfEq), &Reply::Int(0)), Verdict::Again);
+        assert_eq!(step(Op::Release).native(caps), None); // not a lock token: never marked, the script
+    }
+}
