@@ -350,9 +350,12 @@ final class RedLock
     /**
      * @param array $servers list of [host, port], [host, port, timeout] (timeout in
      *        seconds, float) and/or DSN strings as in redis_lock.server; no server twice
-     * @param int $retryDelay milliseconds; a failed attempt waits a random time in
-     *        [retryDelay/2, retryDelay] before the next one
-     * @param int $retryCount attempts in total (at least 1)
+     * @param int $retryDelay milliseconds. With $retryCount > 1 and $retryDelay > 0, a
+     *        refused lock() waits in the resource's queue on every node, in the order
+     *        the calls began, for retryCount × retryDelay ms in all; otherwise (and after
+     *        an outage) a failed attempt waits a random time in [retryDelay/2, retryDelay]
+     *        before the next one
+     * @param int $retryCount attempts in total without the queue (at least 1)
      * @throws ValueError on an invalid server list, a negative retryDelay or retryCount < 1
      */
     public function __construct(#[\SensitiveParameter] array $servers, int $retryDelay = 200, int $retryCount = 3) {}
@@ -360,7 +363,7 @@ final class RedLock
     /**
      * @param int $ttl milliseconds
      * @return array{validity: float, resource: string, token: string}|false
-     *         false when others hold the resource on too many nodes
+     *         false when others still hold the resource once the patience is over
      * @throws RedisLockException when fewer than a quorum of nodes could be reached
      */
     public function lock(string $resource, int $ttl): array|false {}
