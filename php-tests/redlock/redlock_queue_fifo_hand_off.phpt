@@ -52,7 +52,10 @@ foreach ($order as $i) {
 }
 $late = array_filter($gaps, fn ($g) => $g < 0 || $g >= 0.08);
 echo "each hand-off within 80 ms: ", $late ? 'false (' . implode(', ', array_map(fn ($g) => sprintf('%.0f ms', $g * 1000), $gaps)) . ')' : 'true', "\n";
-echo "keys: ", rl_eventually(fn () => rl_all_keys($s), '[] [] [] [] []'), "\n";
+// An unlock that ran late on one node may have granted the lock to a waiter that had
+// won elsewhere: its wake-up list there lives 4 × the grant (800 ms) where the
+// native delete (no script) released it.
+echo "keys: ", rl_eventually(fn () => rl_all_keys($s), '[] [] [] [] []', 1.5), "\n";
 ?>
 --EXPECT--
 held: true

@@ -140,7 +140,9 @@ return 1"
 ));
 
 /// The unlock: `K` ours and unmarked (nobody waits) is deleted; marked, it
-/// goes to the live head (a grant), or is deleted when nobody lives. Where
+/// goes to the live head (a grant), or is deleted when nobody lives. Our
+/// wake-up list goes too (a grant by a release that ran late, after our
+/// round had won elsewhere, left an `h` there). Where
 /// `K` is not ours, our place ends (left by a look that said no while the
 /// round won elsewhere): else that master would grant `K` to a call that is
 /// over. ARGV: token grant. 1 when it was ours.
@@ -149,13 +151,14 @@ pub static RELEASE: Script = Script::new(concat!(
 local v = ",
     value_of!("KEYS[1]"),
     " \
-if v and v == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end \
+if v and v == ARGV[1] then redis.call('DEL', KEYS[1], KEYS[4]) return 1 end \
 local ours = v and ",
     mine!("v", "ARGV[1]"),
     " ",
     prelude!(),
     "\
 if not ours then redis.call('ZREM', rq, me) redis.call('ZREM', rt, me) redis.call('DEL', w) settle() return 0 end \
+redis.call('DEL', w) \
 local head = live_head(now_ms()) \
 if head then grant(head, tonumber(ARGV[2])) else redis.call('DEL', k) end \
 return 1"
