@@ -12,10 +12,11 @@ pub const MAX_WAITERS: usize = 100;
 
 /// One lock key, whatever its kind, in one atomic read: `{'string', now,
 /// pttl, fence, value, waiters…}` for a mutex (each waiter: its token and
-/// its place deadline, '' if none), `{'zset', now, pttl, {member, deadline,
-/// …}, waiters…}` for a shared lock (each waiter: its member and deadline),
+/// its place deadline, '' if none; RedLock's waiters by ticket when the
+/// mutex's queue is empty), `{'zset', now, pttl, {member, deadline, …},
+/// waiters…}` for a shared lock (each waiter: its member and deadline),
 /// `{type}` for anything else. The waiters' count ends the reply.
-/// KEYS: K B:f B:q B:t B:sq B:st. ARGV: how many waiters to show.
+/// KEYS: K B:f B:q B:t B:sq B:st B:rq B:rt. ARGV: how many waiters to show.
 static DESCRIBE: Script = Script::new(
     "\
 local t = redis.call('TIME') \
@@ -32,6 +33,15 @@ local function line(q, places, out) \
   out[#out + 1] = redis.call('LLEN', q) \
   return out \
 end \
+local function by_ticket(q, places, out) \
+  local zs = redis.call('TYPE', places)['ok'] == 'zset' \
+  for _, w in ipairs(redis.call('ZRANGE', q, 0, max - 1)) do \
+    out[#out + 1] = w \
+    out[#out + 1] = zs and redis.call('ZSCORE', places, w) or '' \
+  end \
+  out[#out + 1] = redis.call('ZCARD', q) \
+  return out \
+end \
 local pttl = string.format('%.0f', redis.call('PTTL', KEYS[1])) \
 if ty == 'string' then \
   local v = redis.call('GET', KEYS[1]) \
@@ -41,7 +51,9 @@ if ty == 'string' then \
     local n, w = string.match(rec, '^(%d+) (.*)$') \
     if w and (w == v or w .. '\\0q' == v) then fence = n end \
   end \
-  return line(KEYS[3], KEYS[4], {'string', tostring(now), pttl, fence, v}) \
+  local head = {'string', tostring(now), pttl, fence, v} \
+  if redis.call('TYPE', KEYS[3])['ok'] ~= 'list' and redis.call('TYPE', KEYS[7])['ok'] == 'zset' then return by_ticket(KEYS[7], KEYS[8], head) end \
+  return line(KEYS[3], KEYS[4], head) \
 end \
 if ty == 'zset' then \
   local holds = redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1000) \
@@ -50,9 +62,10 @@ end \
 return {ty}",
 );
 
-/// Drops `token`'s place from the key's queues (the mutex's and the shared
-/// locks'): 1 when it was there. A live waiter joins again at the back at
-/// its next look. KEYS: B:q B:t B:sq B:st. ARGV: token.
+/// Drops `token`'s place from the key's queues (the mutex's, the shared
+/// locks' and RedLock's): 1 when it was there. A live waiter joins again at
+/// its next look: at the back of a mutex's queue, at its ticket in
+/// RedLock's. KEYS: B:q B:t B:sq B:st B:rq B:rt. ARGV: token.
 static EVICT: Script = Script::new(
     "\
 local gone = 0 \
@@ -66,6 +79,9 @@ if redis.call('TYPE', KEYS[3])['ok'] == 'list' then \
       if redis.call('TYPE', KEYS[4])['ok'] == 'zset' then gone = gone + redis.call('ZREM', KEYS[4], m) end \
     end \
   end \
+end \
+for i = 5, 6 do \
+  if redis.call('TYPE', KEYS[i])['ok'] == 'zset' then gone = gone + redis.call('ZREM', KEYS[i], me) end \
 end \
 return gone > 0 and 1 or 0",
 );
@@ -113,13 +129,15 @@ impl Request for Describe<'_> {
     fn encode(&self, form: Form, out: &mut Vec<u8>) {
         let base = Base::of(self.key);
         let mut n = itoa_buf();
-        let keys: [&[&[u8]]; 6] = [
+        let keys: [&[&[u8]]; 8] = [
             &[self.key],
             &base.aux(b":f", b""),
             &base.aux(b":q", b""),
             &base.aux(b":t", b""),
             &base.aux(b":sq", b""),
             &base.aux(b":st", b""),
+            &base.aux(b":rq", b""),
+            &base.aux(b":rt", b""),
         ];
         script_call(out, &DESCRIBE, form, &keys, &[format_int(&mut n, MAX_WAITERS as i64)]);
     }
@@ -146,7 +164,8 @@ impl Request for Evict<'_> {
 
     fn encode(&self, form: Form, out: &mut Vec<u8>) {
         let base = Base::of(self.key);
-        let keys: [&[&[u8]]; 4] = [&base.aux(b":q", b""), &base.aux(b":t", b""), &base.aux(b":sq", b""), &base.aux(b":st", b"")];
+        let keys: [&[&[u8]]; 6] =
+            [&base.aux(b":q", b""), &base.aux(b":t", b""), &base.aux(b":sq", b""), &base.aux(b":st", b""), &base.aux(b":rq", b""), &base.aux(b":rt", b"")];
         script_call(out, &EVICT, form, &keys, &[self.token.as_bytes()]);
     }
 
