@@ -438,7 +438,8 @@ final class RedisLock
      * one), holders (token, host, pid, since in Unix seconds, label, ttl_ms,
      * mode 'read'/'write' for a read/write lock, weight and limit for a
      * semaphore; host, pid and since are null for a value that is not one of
-     * our tokens), waiters (first in line first, at most 100: token, host,
+     * our tokens), waiters (first in line first, a RedLock resource's by the
+     * time each call began, the same on every node; at most 100: token, host,
      * pid, label, waited_ms: the server's time now minus the time the
      * waiter's token says it began, place_ms: what is left of its place, 0 or
      * less for a dead waiter that the next hand-off passes over, mode) and
@@ -465,7 +466,9 @@ final class RedisLock
     /**
      * Drops the place of the waiter $token (as locks() shows it) from $key's
      * queue: for a waiter that died waiting, whose place would otherwise
-     * stay until it runs out. A live waiter joins again at the back.
+     * stay until it runs out. A live waiter joins again at its next look: at
+     * the back, or for a RedLock resource (one node at a time) at the place
+     * its call's start gives it.
      *
      * @return bool true when the waiter was in the queue
      * @throws ValueError when $key or $token is empty or too long, or $token has a NUL byte
