@@ -9,6 +9,7 @@ use super::kinds::Parts;
 use super::metrics;
 use super::registry::{self, Held};
 use super::watchdog;
+use crate::engine::features::waiting::single_key_only;
 use crate::engine::net::conn::Limits;
 use crate::engine::round::quorum::{quorum, Outcome};
 use crate::engine::round::{Node, Vote};
@@ -50,9 +51,15 @@ pub(super) fn release_together(locks: &[Arc<Held>], limits: &Limits) -> Vec<bool
     // round (a waiter not woken finds its grant at its next look).
     let mut answered = vec![0usize; locks.len()];
     let mut woken: Vec<(usize, usize, Vec<Vec<u8>>)> = Vec::new();
+    // Where a release failed only for naming the queue's keys: the
+    // single-key way, in one more round.
+    let mut single = Vec::new();
     for (server, i, vote) in batch.run(limits) {
         if matches!(vote, Vote::Yes | Vote::No | Vote::Got(_)) {
             answered[i] += 1;
+        }
+        if matches!(&vote, Vote::Failed(e) if single_key_only(&e.cause)) {
+            single.push((server, i));
         }
         if let Vote::Got(reply) = vote {
             let members = locks[i].kind.ops().let_in_by(&reply);
@@ -70,6 +77,16 @@ pub(super) fn release_together(locks: &[Arc<Held>], limits: &Limits) -> Vec<bool
         wake_batch.add(i, batch.node(*server), wake.as_ref());
     }
     wake_batch.run(limits);
+    let plain: Vec<_> = single.iter().map(|&(_, i)| locks[i].kind.ops().single_key_release_request(locks[i].target(), &parts[i])).collect();
+    let mut plain_batch = Batch::default();
+    for (&(server, i), release) in single.iter().zip(&plain) {
+        plain_batch.add(i, batch.node(server), release.as_ref());
+    }
+    for (_, i, vote) in plain_batch.run(limits) {
+        if matches!(vote, Vote::Yes | Vote::No | Vote::Got(_)) {
+            answered[i] += 1;
+        }
+    }
     let done: Vec<bool> = locks.iter().zip(answered).map(|(lock, n)| n >= quorum(lock.nodes.len())).collect();
     // Counted as given back (a release among many says no more).
     for (lock, _) in locks.iter().zip(&done).filter(|(_, done)| **done) {

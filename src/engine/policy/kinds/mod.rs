@@ -103,6 +103,12 @@ pub trait LockKind {
     /// Its release among many pipelined (request end).
     fn release_request<'a>(&'a self, at: Target<'a>, parts: &'a Parts<'a>) -> Box<dyn Request + 'a>;
 
+    /// The same, naming the lock key alone: for a node where
+    /// `release_request` failed only for naming the other keys (an ACL that
+    /// allows the lock key only, its slot being migrated). Waiters then find
+    /// it free at their next look, as after the explicit release's fallback.
+    fn single_key_release_request<'a>(&'a self, at: Target<'a>, parts: &'a Parts<'a>) -> Box<dyn Request + 'a>;
+
     /// The waiters a pipelined release let in, to be woken in one more
     /// round by `wake_request` (a waiter not woken finds its grant at its next look).
     fn let_in_by(&self, _reply: &Reply) -> Vec<Vec<u8>> {

@@ -5,6 +5,7 @@
 use super::quorum::{lease, still_mine};
 use super::{queue_wait, Kind, LockKind, Parts, Target};
 use crate::engine::features::lease::Patience;
+use crate::engine::features::owner::{Op, Owned};
 use crate::engine::features::queue::{self, Hint, QueueOp, Step};
 use crate::engine::net::conn::Limits;
 use crate::engine::round::quorum::Outcome;
@@ -41,6 +42,10 @@ impl LockKind for Hint {
 
     fn release_request<'a>(&'a self, at: Target<'a>, parts: &'a Parts<'a>) -> Box<dyn Request + 'a> {
         Box::new(Step { op: QueueOp::Handoff { base: &parts.base, expected: &self.expected }, key: at.key, token: at.token })
+    }
+
+    fn single_key_release_request<'a>(&'a self, at: Target<'a>, _parts: &'a Parts<'a>) -> Box<dyn Request + 'a> {
+        Box::new(Owned { op: Op::Release, key: at.key, token: at.token })
     }
 
     fn renewal_request<'a>(&'a self, at: Target<'a>, _parts: &'a Parts<'a>, ttl_ms: i64) -> Box<dyn Request + 'a> {

@@ -103,6 +103,10 @@ impl LockKind for Quorum {
         Box::new(fair_quorum::release_step(at.key, &parts.base, at.token))
     }
 
+    fn single_key_release_request<'a>(&'a self, at: Target<'a>, _parts: &'a Parts<'a>) -> Box<dyn Request + 'a> {
+        Box::new(Owned { op: Op::Release, key: at.key, token: at.token })
+    }
+
     fn renewal_request<'a>(&'a self, at: Target<'a>, _parts: &'a Parts<'a>, ttl_ms: i64) -> Box<dyn Request + 'a> {
         Box::new(lease(&at).extension(ttl_ms))
     }

@@ -59,6 +59,11 @@ impl LockKind for Claim {
         Box::new(Step { op, key: at.key, base: &parts.base, member: &parts.member, token: at.token, single: false })
     }
 
+    fn single_key_release_request<'a>(&'a self, at: Target<'a>, parts: &'a Parts<'a>) -> Box<dyn Request + 'a> {
+        let op = SharedOp::Release { grant_ms: GRANT_MS, find: false };
+        Box::new(Step { op, key: at.key, base: &parts.base, member: &parts.member, token: at.token, single: true })
+    }
+
     fn let_in_by(&self, reply: &Reply) -> Vec<Vec<u8>> {
         shared::verdict(reply).map(|(_, members)| members).unwrap_or_default()
     }
