@@ -577,6 +577,22 @@ final class Masters
         }
     }
 
+    /**
+     * These masters and the servers at $dsns (RedLock's other masters,
+     * redis://host:port): counted and flushed together; keys are still
+     * looked up on these.
+     */
+    public function plus(array $dsns): self
+    {
+        $more = array_map(function (string $dsn): \Redis {
+            [$host, $port] = explode(':', substr($dsn, strlen('redis://')));
+            $r = new \Redis();
+            $r->connect($host, (int) $port, 1.0);
+            return $r;
+        }, $dsns);
+        return new self($this->dsn, [...$this->clients, ...$more], $this->router);
+    }
+
     /** redis_snapshot() summed over the masters. */
     public function snapshot(): array
     {

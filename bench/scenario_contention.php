@@ -248,6 +248,8 @@ try {
         // RedLock's 4 other masters, throwaway servers of the same build.
         $more = array_map(fn () => RedisServer::start(), range(1, 4));
         putenv('BENCH_REDLOCK_MORE=' . implode(' ', array_map(fn ($r) => '127.0.0.1:' . $r->port, $more)));
+        // Its commands and CPU are counted on all 5.
+        $redlockMasters = $redis->plus(array_map(fn ($r) => $r->dsn(), $more));
     }
     $runs = count($ks) * count($impls) * $rounds;
     note(sprintf('%s at %s; contention: K = %s; %d rounds × %d implementations × %d K × %s s '
@@ -268,7 +270,7 @@ try {
             $progress = [];
             for ($i = 0; $i < count($impls); $i++) {
                 $impl = $impls[($round + $i) % count($impls)];
-                $run = run_contention($impl, $k, $redis, $seconds, $sectionUs, $outsideUs, "$impl-$k-$round");
+                $run = run_contention($impl, $k, $impl === 'redlock' ? $redlockMasters : $redis, $seconds, $sectionUs, $outsideUs, "$impl-$k-$round");
                 if (isset($run['error'])) {
                     $failures[$impl][$k][] = sprintf('round %d: %s', $round + 1, $run['error']);
                     $progress[] = "$impl FAILED";
@@ -444,7 +446,7 @@ try {
         . "of the run (drain included), medians over rounds; the harness's only commands in between are those two INFO "
         . "calls, and INFO is left out of the count. commandstats counts the commands a Lua script runs as well as the "
         . "EVAL/EVALSHA that runs it (a compare-and-delete release is evalsha + get + del = 3): this is work for Redis, "
-        . "not round trips. CPU/section vs floor = that Redis CPU per section over the token floor's at the same K. Lost updates = sections run − final counter, summed over rounds; the time stamps are also "
+        . "not round trips; RedLock's are summed over its 5 masters. CPU/section vs floor = that Redis CPU per section over the token floor's at the same K. Lost updates = sections run − final counter, summed over rounds; the time stamps are also "
         . "checked for overlapping sections.\n\n";
     printf("Redis at rest used %.0f µs of CPU per second (background tasks), included in the CPU per section.\n\n", $idleCpuPerS);
     echo noise_note_contention($pressure);
