@@ -38,7 +38,7 @@ $labels = [
     'symfony' => 'symfony/lock 5.4 RedisStore, acquire(true) (phpredis; retries every 100 ± 10 ms)',
     'no_lock' => 'no lock at all (harness self-check: must lose updates)',
     'token_floor' => 'floor: one token passed by BLPOP/RPUSH (no TTL, no crash safety; not a lock to use)',
-    'redlock' => 'RedLock over 5 masters, lock($key, TTL) queued (retryDelay 200, 30 s of patience); the counts are the first master\'s',
+    'redlock' => 'RedLock over 5 masters, lock($key, TTL) queued (retryDelay 200, 30 s of patience); the counts are its 5 masters\' together',
 ];
 $short = ['redis_mutex_lock' => 'RedisMutexLock', 'polling_mutex' => 'polling mutex', 'laravel' => 'Laravel',
     'symfony' => 'symfony', 'no_lock' => 'no lock', 'token_floor' => 'token floor', 'redlock' => 'RedLock (5 masters)'];
