@@ -23,23 +23,15 @@ local t = redis.call('TIME') \
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) \
 local ty = redis.call('TYPE', KEYS[1])['ok'] \
 local max = tonumber(ARGV[1]) \
-local function line(q, places, out) \
-  if redis.call('TYPE', q)['ok'] ~= 'list' then out[#out + 1] = 0 return out end \
+local function line(q, places, out, want) \
+  if redis.call('TYPE', q)['ok'] ~= want then out[#out + 1] = 0 return out end \
   local zs = redis.call('TYPE', places)['ok'] == 'zset' \
-  for _, w in ipairs(redis.call('LRANGE', q, 0, max - 1)) do \
+  local list = want == 'list' \
+  for _, w in ipairs(redis.call(list and 'LRANGE' or 'ZRANGE', q, 0, max - 1)) do \
     out[#out + 1] = w \
     out[#out + 1] = zs and redis.call('ZSCORE', places, w) or '' \
   end \
-  out[#out + 1] = redis.call('LLEN', q) \
-  return out \
-end \
-local function by_ticket(q, places, out) \
-  local zs = redis.call('TYPE', places)['ok'] == 'zset' \
-  for _, w in ipairs(redis.call('ZRANGE', q, 0, max - 1)) do \
-    out[#out + 1] = w \
-    out[#out + 1] = zs and redis.call('ZSCORE', places, w) or '' \
-  end \
-  out[#out + 1] = redis.call('ZCARD', q) \
+  out[#out + 1] = redis.call(list and 'LLEN' or 'ZCARD', q) \
   return out \
 end \
 local pttl = string.format('%.0f', redis.call('PTTL', KEYS[1])) \
@@ -52,12 +44,12 @@ if ty == 'string' then \
     if w and (w == v or w .. '\\0q' == v) then fence = n end \
   end \
   local head = {'string', tostring(now), pttl, fence, v} \
-  if redis.call('TYPE', KEYS[3])['ok'] ~= 'list' and redis.call('TYPE', KEYS[7])['ok'] == 'zset' then return by_ticket(KEYS[7], KEYS[8], head) end \
-  return line(KEYS[3], KEYS[4], head) \
+  if redis.call('TYPE', KEYS[3])['ok'] ~= 'list' and redis.call('TYPE', KEYS[7])['ok'] == 'zset' then return line(KEYS[7], KEYS[8], head, 'zset') end \
+  return line(KEYS[3], KEYS[4], head, 'list') \
 end \
 if ty == 'zset' then \
   local holds = redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1000) \
-  return line(KEYS[5], KEYS[6], {'zset', tostring(now), pttl, holds}) \
+  return line(KEYS[5], KEYS[6], {'zset', tostring(now), pttl, holds}, 'list') \
 end \
 return {ty}",
 );
