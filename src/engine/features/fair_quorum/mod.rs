@@ -74,15 +74,19 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
             gone.round(nodes, &me.step(Op::Yield { ticket, place_ms }), limits, Until::All, |i| votes[i] == Vote::Yes);
         }
         let next_here = |v: &Vote| *v == Vote::Got(Reply::Int(2));
-        let answered = votes.iter().filter(|v| matches!(v, Vote::Yes | Vote::No) || next_here(v)).count();
+        // A master whose answer the round did not wait for (decided
+        // without it) was sent the look all the same, and runs it: we are
+        // in its queue. Only a failed one keeps no place of ours.
+        let answered = votes.iter().filter(|v| matches!(v, Vote::Yes | Vote::No | Vote::Unanswered) || next_here(v)).count();
         note(WAITED);
         if Instant::now() >= deadline {
             me.leave(Until::All);
             return Ok(outcome);
         }
         if answered < need {
-            // Not in the queue of a majority: no place kept anywhere.
-            me.leave(Until::Sent);
+            // Not in the queue of a majority: no place kept anywhere (but
+            // on a master left out, which this call sends nothing more).
+            gone.round(nodes, &me.step(Op::Leave), limits, Until::Sent, |_| true);
             let at = deadline.min(Instant::now() + jitter(pause));
             if wait::sleep_until(at).is_err() {
                 return Ok(me.interrupted());
