@@ -1,5 +1,5 @@
 --TEST--
-RedLock's queue: a master that stops (SIGSTOP) while a queued lock() waits, at a look whose outcome its answer would decide (A lost its copy of the lock, B still says no), is left out for the rest of that call (its reply did not come in time, so a step it may still run late must never meet a later round of the same call): once it runs again it gets nothing more from the waiting call, which keeps looking on the other two, is handed the lock by the holder's unlock (B and C) with A and B, and leaves nothing behind
+RedLock's queue: a master that stops (SIGSTOP) while a queued lock() waits, at a look whose outcome its answer would decide (A lost its copy of the lock, B still says no), is left out for the rest of that call (its reply did not come in time, so a step it may still run late must never meet a later round of the same call): once it runs again it gets nothing more from the waiting call, which keeps looking on the other two and keeps its place there (it does not take itself for queued nowhere), is handed the lock by the holder's unlock (B and C) with A and B, and leaves nothing behind
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -38,9 +38,16 @@ rl_sleep(1.5);
 $c->resume();
 rl_sleep(0.3); // (what C was sent before, it runs now)
 [$a0, $c0] = [$calls($a), $calls($c)];
-rl_sleep(1.0);
+// Meanwhile the waiter keeps its place on B (a waiter that took itself for
+// queued nowhere would leave every queue and sleep its retry delay).
+$samples = $away = 0;
+for ($until = rl_now() + 1.0; rl_now() < $until; rl_sleep(0.005)) {
+    $samples++;
+    $away += $b->cmd('ZCARD', '{lock:gone}:rq') === 0 ? 1 : 0;
+}
 [$a1, $c1] = [$calls($a), $calls($c)];
-echo "in the next second: commands on C ", $c1 - $c0, ", the waiter still looks on A: ", var_export($a1 - $a0 >= 5, true), "\n";
+echo "in the next second: commands on C ", $c1 - $c0, ", the waiter still looks on A: ", var_export($a1 - $a0 >= 5, true),
+    ", its place on B gone in ", $away, " of ", $samples > 50 ? 'over 50' : $samples, " looks\n";
 
 echo "unlock: ", var_export($holder->unlock($held), true), "\n";
 echo "waiter: ", trim($waiter->readLine(5)), "\n";
@@ -52,7 +59,7 @@ echo "keys left: ", json_encode(rl_eventually(fn () => array_merge($a->keys(), $
 --EXPECT--
 held: true
 queued on every master: [1,1,1]
-in the next second: commands on C 0, the waiter still looks on A: true
+in the next second: commands on C 0, the waiter still looks on A: true, its place on B gone in 0 of over 50 looks
 unlock: true
 waiter: "locked"
 its unlock: true, exit 0
