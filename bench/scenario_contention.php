@@ -23,6 +23,9 @@
  *                                sets it; only the RedisMutexLock implementations and no_lock speak
  *                                cluster). FLUSHALL before each run empties it. Then no charts and no
  *                                targets (they are for one server).
+ *   BENCH_CONTENTION_REDLOCK_DOWN  "killed": one of RedLock's 5 masters is killed before the runs (its
+ *                                workers still name it: every look meets a refused connection); its
+ *                                counts are then the 4 live masters'
  */
 
 declare(strict_types=1);
@@ -54,6 +57,11 @@ $rounds = (int) (getenv('BENCH_CONTENTION_ROUNDS') ?: 2);
 $sectionUs = (int) (getenv('BENCH_CONTENTION_SECTION_US') ?: 500);
 $outsideUs = (int) (getenv('BENCH_CONTENTION_OUTSIDE_US') ?: 3000);
 $dsn = getenv('BENCH_CONTENTION_DSN') ?: null;
+$redlockDown = getenv('BENCH_CONTENTION_REDLOCK_DOWN') ?: '';
+if (!in_array($redlockDown, ['', 'killed'], true)) {
+    note("BENCH_CONTENTION_REDLOCK_DOWN: '$redlockDown' is not \"killed\"");
+    exit(2);
+}
 foreach ($ks as $k) {
     if ($k < 1 || $k > 512) {
         note("BENCH_CONTENTION_K: $k is not a process count in 1..512");
@@ -248,7 +256,11 @@ try {
         // RedLock's 4 other masters, throwaway servers of the same build.
         $more = array_map(fn () => RedisServer::start(), range(1, 4));
         putenv('BENCH_REDLOCK_MORE=' . implode(' ', array_map(fn ($r) => '127.0.0.1:' . $r->port, $more)));
-        // Its commands and CPU are counted on all 5.
+        // Its commands and CPU are counted on all 5 (on the 4 live ones with one killed).
+        if ($redlockDown === 'killed') {
+            array_pop($more)->stop();
+            note('RedLock: one of its 5 masters killed');
+        }
         $redlockMasters = $redis->plus(array_map(fn ($r) => $r->dsn(), $more));
     }
     $runs = count($ks) * count($impls) * $rounds;
