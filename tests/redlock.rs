@@ -50,6 +50,38 @@ fn a_hung_node_does_not_hold_up_a_majority() {
     }
 }
 
+#[test]
+fn a_split_attempt_does_not_wait_a_node_timeout_for_a_hung_node() {
+    // Two of the four live nodes hold another token: two yes, two no, and
+    // only the hung node could still make a majority. The attempt is given
+    // up once the others have had as long again as the answers took (a few
+    // ms here), not after the hung node's 2 s: meanwhile its two yes votes
+    // would hold everybody up.
+    let servers = five();
+    let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_secs(2))).collect();
+    let token = new_token("");
+    let lease = Lease::new(&nodes, b"split", &token);
+    assert!(!lease.release(&limits()).held()); // connect everywhere first
+    servers[3].set(b"split", b"other");
+    servers[4].set(b"split", b"other");
+    servers[0].signal("-STOP");
+
+    let start = Instant::now();
+    let round = lease.try_acquire(10_000, &limits());
+    let took = start.elapsed();
+    assert!(!round.held(), "{:?}", round.votes);
+    assert_eq!(round.votes[0], Vote::Unanswered, "{:?}", round.votes);
+    assert!(took < Duration::from_millis(500), "gave up without the hung node's 2 s: {took:?}");
+    // Its yes votes are given back at once.
+    for r in &servers[1..3] {
+        assert!(eventually(|| r.get(b"split").is_none()), "given back on {}", r.port);
+    }
+    servers[0].signal("-CONT");
+    // The hung node runs the late SET and the release sent behind it.
+    assert!(eventually(|| servers[0].get(b"split").is_none()), "nothing of ours left on the resumed node");
+    assert_eq!(servers[3].get(b"split"), Some(b"other".to_vec()));
+}
+
 /// Whether `cond` becomes true within a second (for effects still in flight).
 fn eventually(cond: impl Fn() -> bool) -> bool {
     let until = Instant::now() + Duration::from_secs(1);

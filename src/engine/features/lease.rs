@@ -62,7 +62,9 @@ impl Lease<'_> {
     /// abandoned; refusals, connection failures and error replies set nothing.
     pub fn try_acquire(&self, ttl_ms: i64, limits: &Limits) -> Round {
         let op = if self.refresh_own { Op::AcquireOrRefresh { ttl_ms } } else { Op::Acquire { ttl_ms } };
-        let round = self.confirm(op, ttl_ms, limits);
+        // (A master that says nothing while the others have answered is
+        // not waited for: our yes votes meanwhile hold up everybody.)
+        let round = self.confirm(op, ttl_ms, limits, Until::Look(quorum(self.nodes.len())));
         if !matches!(round.outcome, Outcome::Confirmed { .. }) {
             let pick = |wanted: fn(&Vote) -> bool| -> Vec<Node> {
                 self.nodes.iter().zip(&round.votes).filter(|(_, v)| wanted(v)).map(|(n, _)| n.clone()).collect()
@@ -116,21 +118,20 @@ impl Lease<'_> {
     /// Owner-checked delete, sent to every node; confirmed when a majority
     /// deleted our token (the other replies are then not waited for).
     pub fn release(&self, limits: &Limits) -> Round {
-        self.confirm(Op::Release, 0, limits)
+        self.confirm(Op::Release, 0, limits, Until::Quorum(quorum(self.nodes.len())))
     }
 
     /// Owner-checked new TTL on every node; confirmed when a majority
     /// confirms in time.
     pub fn extend(&self, ttl_ms: i64, limits: &Limits) -> Round {
-        self.confirm(Op::Extend { ttl_ms }, ttl_ms, limits)
+        self.confirm(Op::Extend { ttl_ms }, ttl_ms, limits, Until::Quorum(quorum(self.nodes.len())))
     }
 
     /// A round that counts a quorum of yes votes (within the validity, for a
-    /// TTL) as success, and stops waiting as soon as the outcome is certain.
-    fn confirm(&self, op: Op, ttl_ms: i64, limits: &Limits) -> Round {
+    /// TTL) as success, and stops waiting as `until` says.
+    fn confirm(&self, op: Op, ttl_ms: i64, limits: &Limits, until: Until) -> Round {
         let start = Instant::now();
-        let need = quorum(self.nodes.len());
-        let (votes, ended) = fan_out(self.nodes, &self.request(op), limits, Until::Quorum(need));
+        let (votes, ended) = fan_out(self.nodes, &self.request(op), limits, until);
         let ttl = (op != Op::Release).then_some(ttl_ms);
         let outcome = decide(&votes, ttl, ended.duration_since(start));
         Round { votes, outcome }

@@ -56,6 +56,13 @@ pub enum Vote {
 pub enum Until {
     /// As soon as `n` yes votes are in, or can no longer come.
     Quorum(usize),
+    /// As `Quorum`, or once `n` nodes have answered (not failed) and the others, which
+    /// alone could still make a quorum, have had as long again as those
+    /// answers took (at least `STRAGGLER_MIN`): a waiter's look, which must
+    /// not hold the grants it got for a whole node timeout while a stopped
+    /// master says nothing. A straggler's connection is kept: what it runs
+    /// late comes before the next step sent on it.
+    Look(usize),
     /// As soon as every request is written: nobody waits for the answers.
     Sent,
     /// When every node has answered or failed.

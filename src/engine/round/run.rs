@@ -1,7 +1,7 @@
 //! One round's poll loop: every node's leg advanced as its socket is ready,
 //! until the round is decided, and the votes gathered.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::ctx::Ctx;
 use super::leg::Leg;
@@ -12,10 +12,15 @@ use crate::engine::error::{Cause, NodeError};
 use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
 
+/// The least a look waits for a straggler (`Until::Look`) after the others answered.
+pub const STRAGGLER_MIN: Duration = Duration::from_millis(2);
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Tally {
     yes: usize,
     pending: usize,
+    /// Answered, not failed.
+    answered: usize,
 }
 
 pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Until) -> (Vec<Small<Vote>>, Instant) {
@@ -27,6 +32,9 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
         leg.begin(&mut ctx);
     }
     let mut fds: Vec<libc::pollfd> = Vec::new();
+    // When the last answer came, and how many were pending before it.
+    let start = now;
+    let (mut answered_at, mut was_pending) = (start, legs.len());
     loop {
         // Only one request fanned out to many nodes votes as a quorum; a
         // batch's requests (two slots of one master among them) do not.
@@ -37,14 +45,23 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
             break;
         }
         let tally = tally(&legs);
+        if tally.pending < was_pending {
+            (answered_at, was_pending) = (Instant::now(), tally.pending);
+        }
+        let written = || legs.iter().all(|s| s.done() || s.written());
+        let decided = |need: usize| tally.yes >= need || tally.yes + tally.pending < need;
+        // (Look) When the stragglers' time is up, if a majority answered.
+        let stragglers_until = match until {
+            Until::Look(need) if tally.answered >= need => Some(answered_at + (answered_at - start).max(STRAGGLER_MIN)),
+            _ => None,
+        };
         let over = match until {
             // Decided, and every node that is still in the round has its
             // command on the wire: a node that is only slower to connect
             // still gets the lock, and is pooled for the next call.
-            Until::Quorum(need) => {
-                (tally.yes >= need || tally.yes + tally.pending < need) && legs.iter().all(|s| s.done() || s.written())
-            }
-            Until::Sent => legs.iter().all(|s| s.done() || s.written()),
+            Until::Quorum(need) => decided(need) && written(),
+            Until::Look(need) => (decided(need) || stragglers_until.is_some_and(|t| Instant::now() >= t)) && written(),
+            Until::Sent => written(),
             Until::All => false,
         };
         if over {
@@ -83,6 +100,9 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
             wake = Some(wake.map_or(at, |w| w.min(at)));
             fds.push(libc::pollfd { fd, events, revents: 0 });
         }
+        if let Some(at) = stragglers_until {
+            wake = Some(wake.map_or(at, |w| w.min(at)));
+        }
         if fds.is_empty() {
             continue;
         }
@@ -116,8 +136,9 @@ fn tally(legs: &[Leg<'_>]) -> Tally {
     let mut t = Tally::default();
     for leg in legs {
         match leg.votes.first() {
-            Some(Some(Vote::Yes)) => t.yes += 1,
-            Some(Some(_)) => {}
+            Some(Some(Vote::Yes)) => (t.yes, t.answered) = (t.yes + 1, t.answered + 1),
+            Some(Some(Vote::Failed(_))) => {}
+            Some(Some(_)) => t.answered += 1,
             _ => t.pending += 1,
         }
     }
