@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use super::token::jitter;
 use super::waiting::{block_ms, note, place_ms, single_key_only, HANDED, WAITED};
 use super::{ask, fan_out};
-use crate::engine::error::{Cause, NodeError};
+use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
 use crate::engine::protocol::resp::Reply;
@@ -25,8 +25,11 @@ use crate::engine::protocol::slot::Base;
 use crate::engine::round::quorum::{decide, quorum, Outcome};
 use crate::engine::round::{Node, Until, Vote};
 
+mod gone;
 mod scripts;
 mod steps;
+
+use gone::Gone;
 
 pub use steps::{Op, Step};
 
@@ -55,10 +58,10 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
     // server tick: the mutex's place, and a grant's time to take it.
     let place_ms = place_ms(look, first, key, limits) + GRANT.as_millis() as i64;
     let need = quorum(nodes.len());
-    let mut gone = Gone(vec![None; nodes.len()]);
+    let mut gone = Gone::new(nodes);
     loop {
         let sent = Instant::now();
-        let (votes, ended) = gone.round(nodes, &me.step(Op::Take { ticket, ttl_ms, place_ms }), limits, Until::Quorum(need), |_| true);
+        let (votes, ended) = gone.round(nodes, &me.step(Op::Take { ticket, ttl_ms, place_ms }), limits, Until::Look(need), |_| true);
         let outcome = decide(&votes, Some(ttl_ms), ended.duration_since(sent));
         match outcome {
             // (Where it said no, our place stays until the unlock ends it.)
@@ -101,7 +104,7 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
         let Some(i) = blocking.or_else(|| votes.iter().position(|v| matches!(v, Vote::No | Vote::Yes))) else { continue };
         let vote = ask(&nodes[i], &me.step(Op::Wait { timeout_ms: block_ms(look, deadline) }), limits);
         if let Vote::Failed(e) = &vote {
-            gone.note(i, e);
+            gone.note(&nodes[i], i, e);
         }
         match vote {
             Vote::Got(Reply::Array(_)) => note(HANDED),
@@ -124,41 +127,6 @@ pub fn release_step<'a>(key: &'a [u8], base: &'a Base<'a>, token: &'a str) -> St
 /// Unix ms its `lock()` began); 0 for a token of another shape.
 fn ticket(token: &str) -> i64 {
     token.rsplit(':').next().and_then(|s| s.parse().ok()).unwrap_or(0)
-}
-
-/// The masters this call sends nothing more to: one whose reply to a step
-/// of ours did not come in time (or made no sense) may still run it later,
-/// after a step sent on a new connection. A late look or leave could then
-/// hand on a `K` that a later round of ours counted: so that a majority of
-/// ours never counts such a master, it is left out (a failed vote) for the
-/// rest of the call. A refused or closed connection ran nothing late.
-struct Gone(Vec<Option<NodeError>>);
-
-impl Gone {
-    /// A round of `step` on the nodes that `only` picks and that are not
-    /// left out; the votes in `nodes`' order: a failed vote for each one
-    /// left out, `Unanswered` for one not picked.
-    fn round(&mut self, nodes: &[Node], step: &Step<'_>, limits: &Limits, until: Until, only: impl Fn(usize) -> bool) -> (Vec<Vote>, Instant) {
-        let picked: Vec<usize> = (0..nodes.len()).filter(|&i| self.0[i].is_none() && only(i)).collect();
-        let live: Vec<Node> = picked.iter().map(|&i| nodes[i].clone()).collect();
-        let (answers, ended) = if live.is_empty() { (Vec::new(), Instant::now()) } else { fan_out(&live, step, limits, until) };
-        let mut votes: Vec<Vote> = self.0.iter().map(|g| g.clone().map_or(Vote::Unanswered, Vote::Failed)).collect();
-        for (i, vote) in picked.into_iter().zip(answers) {
-            if let Vote::Failed(e) = &vote {
-                self.note(i, e);
-            }
-            votes[i] = vote;
-        }
-        (votes, ended)
-    }
-
-    fn note(&mut self, i: usize, e: &NodeError) {
-        if matches!(e.cause, Cause::Timeout(_) | Cause::Protocol(_)) {
-            if let Some(slot) = self.0.get_mut(i) {
-                slot.get_or_insert_with(|| e.clone());
-            }
-        }
-    }
 }
 
 struct Waiter<'a> {

@@ -1,0 +1,86 @@
+//! The masters a waiting call leaves out. One whose reply to a step of ours
+//! did not come in time (or made no sense) may still run it later, after a
+//! step sent on a new connection. A late look or leave could then hand on a
+//! `K` that a later round of ours counted: so that a majority of ours never
+//! counts such a master, it is left out (a failed vote) for the rest of the
+//! call. A refused or closed connection ran nothing late.
+//!
+//! The process' other waiting calls leave it out too for a while: a master
+//! that accepts and then says nothing (stopped, frozen) would otherwise cost
+//! every call whose look it could decide a whole node timeout. (A late step
+//! of another call cannot hand on our `K`: it names that call's token.)
+
+use std::time::{Duration, Instant};
+
+use super::super::fan_out;
+use super::Step;
+use crate::engine::error::{Cause, NodeError};
+use crate::engine::net::conn::Limits;
+use crate::engine::net::dsn::Addr;
+use crate::engine::net::process::PerProcess;
+use crate::engine::round::{Node, Until, Vote};
+
+/// How long the process' later waiting calls leave out a master whose reply
+/// did not come in time. Leaving out costs nothing while a majority of the
+/// others answers; past it, one call tries the master again.
+pub const REMEMBERED: Duration = Duration::from_secs(5);
+
+struct Slow {
+    addr: Addr,
+    until: Instant,
+    /// The timeout the reply missed: a call that would wait longer tries
+    /// the master itself.
+    waited: Duration,
+    error: NodeError,
+}
+
+static SLOW: PerProcess<Vec<Slow>> = PerProcess::new();
+
+pub struct Gone(Vec<Option<NodeError>>);
+
+impl Gone {
+    /// For a call on `nodes`: none left out but those that missed a reply
+    /// a moment ago, by a timeout at least as long as ours.
+    pub fn new(nodes: &[Node]) -> Self {
+        let now = Instant::now();
+        SLOW.with(|slow| {
+            slow.retain(|s| s.until > now);
+            Gone(nodes.iter().map(|n| slow.iter().find(|s| s.addr == n.server.addr && s.waited >= n.timeout).map(|s| s.error.clone())).collect())
+        })
+    }
+
+    /// A round of `step` on the nodes that `only` picks and that are not
+    /// left out; the votes in `nodes`' order: a failed vote for each one
+    /// left out, `Unanswered` for one not picked.
+    pub fn round(&mut self, nodes: &[Node], step: &Step<'_>, limits: &Limits, until: Until, only: impl Fn(usize) -> bool) -> (Vec<Vote>, Instant) {
+        let picked: Vec<usize> = (0..nodes.len()).filter(|&i| self.0[i].is_none() && only(i)).collect();
+        let live: Vec<Node> = picked.iter().map(|&i| nodes[i].clone()).collect();
+        let (answers, ended) = if live.is_empty() { (Vec::new(), Instant::now()) } else { fan_out(&live, step, limits, until) };
+        let mut votes: Vec<Vote> = self.0.iter().map(|g| g.clone().map_or(Vote::Unanswered, Vote::Failed)).collect();
+        for (i, vote) in picked.into_iter().zip(answers) {
+            if let Vote::Failed(e) = &vote {
+                self.note(&nodes[i], i, e);
+            }
+            votes[i] = vote;
+        }
+        (votes, ended)
+    }
+
+    /// Leaves out `node` (the `i`-th) after its step failed with `e`, when
+    /// that step may still run late.
+    pub fn note(&mut self, node: &Node, i: usize, e: &NodeError) {
+        if !matches!(e.cause, Cause::Timeout(_) | Cause::Protocol(_)) {
+            return;
+        }
+        if let Some(slot) = self.0.get_mut(i) {
+            slot.get_or_insert_with(|| e.clone());
+        }
+        if let Cause::Timeout(waited) = e.cause {
+            let until = Instant::now() + REMEMBERED;
+            SLOW.with(|slow| {
+                slow.retain(|s| s.addr != node.server.addr);
+                slow.push(Slow { addr: node.server.addr.clone(), until, waited, error: e.clone() });
+            });
+        }
+    }
+}
