@@ -24,8 +24,9 @@
  *                                cluster). FLUSHALL before each run empties it. Then no charts and no
  *                                targets (they are for one server).
  *   BENCH_CONTENTION_REDLOCK_DOWN  "killed": one of RedLock's 5 masters is killed before the runs (its
- *                                workers still name it: every look meets a refused connection); its
- *                                counts are then the 4 live masters'
+ *                                workers still name it: every look meets a refused connection);
+ *                                "stopped": SIGSTOP instead (it accepts, then says nothing); its
+ *                                counts are then the 4 others'
  */
 
 declare(strict_types=1);
@@ -58,8 +59,8 @@ $sectionUs = (int) (getenv('BENCH_CONTENTION_SECTION_US') ?: 500);
 $outsideUs = (int) (getenv('BENCH_CONTENTION_OUTSIDE_US') ?: 3000);
 $dsn = getenv('BENCH_CONTENTION_DSN') ?: null;
 $redlockDown = getenv('BENCH_CONTENTION_REDLOCK_DOWN') ?: '';
-if (!in_array($redlockDown, ['', 'killed'], true)) {
-    note("BENCH_CONTENTION_REDLOCK_DOWN: '$redlockDown' is not \"killed\"");
+if (!in_array($redlockDown, ['', 'killed', 'stopped'], true)) {
+    note("BENCH_CONTENTION_REDLOCK_DOWN: '$redlockDown' is neither \"killed\" nor \"stopped\"");
     exit(2);
 }
 foreach ($ks as $k) {
@@ -257,9 +258,14 @@ try {
         $more = array_map(fn () => RedisServer::start(), range(1, 4));
         putenv('BENCH_REDLOCK_MORE=' . implode(' ', array_map(fn ($r) => '127.0.0.1:' . $r->port, $more)));
         // Its commands and CPU are counted on all 5 (on the 4 live ones with one killed).
+        $stopped = null;
         if ($redlockDown === 'killed') {
             array_pop($more)->stop();
             note('RedLock: one of its 5 masters killed');
+        } elseif ($redlockDown === 'stopped') {
+            $stopped = array_pop($more)->pid();
+            posix_kill($stopped, SIGSTOP);
+            note('RedLock: one of its 5 masters stopped (SIGSTOP)');
         }
         $redlockMasters = $redis->plus(array_map(fn ($r) => $r->dsn(), $more));
     }
@@ -502,6 +508,9 @@ try {
     exit(1);
 } finally {
     Workers::killAll();
+    if (isset($stopped)) {
+        posix_kill($stopped, SIGCONT);
+    }
     RedisServer::stopAll();
 }
 
