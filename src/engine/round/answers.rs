@@ -190,10 +190,16 @@ impl Leg<'_> {
     /// Request `i` and those behind it without an answer go again, in their
     /// current forms, after the answers still owed from `i` on are skipped.
     fn send_again_from(&mut self, i: usize, ctx: &mut Ctx<'_>) {
+        let asking = self.asking;
         let State::Sent(conn) = &mut self.state else { return };
         conn.skip_answers_after(i);
         for (j, req) in self.job.reqs.iter().enumerate().skip(i) {
             if j == i || self.votes[j].is_none() {
+                // Where an `ASK` sent us, each command again behind `ASKING`
+                // (a native refused for a marked value, resent as its script).
+                if asking {
+                    conn.push(b"*1\r\n$6\r\nASKING\r\n", Expect::Skip);
+                }
                 ctx.push(conn, j, *req, self.forms[j], Expect::Answer(j));
             }
         }
