@@ -49,16 +49,18 @@ trap 'exit 130' INT TERM
 redis_start dist
 port=$REDIS_PORT_dist
 
-# serve DIR: an HTTP server on loopback for DIR, as a web host serves the
-# repository; prints its port.
+# serve DIR VAR: an HTTP server on loopback for DIR, as a web host serves the
+# repository; its port in VAR. (Not called as $(serve …): in that subshell
+# the server's pid would never reach SERVER_PIDS, and finish would leave the
+# server running.)
 serve() {
   local p; p=$(free_port)
   php -n -S "127.0.0.1:$p" -t "$1" >/dev/null 2>&1 &
   SERVER_PIDS+=($!)
   for _ in $(seq 50); do php -n -r 'exit(@fsockopen("127.0.0.1", (int) $argv[1]) ? 0 : 1);' "$p" && break; sleep 0.1; done
-  echo "$p"
+  printf -v "$2" '%s' "$p"
 }
-repo_port=$(serve "$DIST/apt")
+serve "$DIST/apt" repo_port
 
 # A pristine minbase chroot of SUITE, made once and never changed.
 pristine() {
@@ -154,7 +156,7 @@ test_cell() {
   local forged=$TRY/tmp/forged forged_port
   cp -a "$DIST/apt" "$forged"
   sed -i "s/^Description: .*/Description: redis_lock, altered after signing/" "$forged/dists/$suite/InRelease" "$forged/dists/$suite/Release"
-  forged_port=$(serve "$forged")
+  serve "$forged" forged_port
   cp "$DIST/apt/redis-lock.gpg" "$TRY/usr/share/keyrings/redis-lock.gpg"
   echo "deb [signed-by=/usr/share/keyrings/redis-lock.gpg] http://127.0.0.1:$forged_port $suite main" >"$TRY/etc/apt/sources.list.d/redis-lock.list"
   local rc=0; out=$(inside apt-get -qq update 2>&1) || rc=$?
