@@ -195,12 +195,7 @@ impl Leg<'_> {
         conn.skip_answers_after(i);
         for (j, req) in self.job.reqs.iter().enumerate().skip(i) {
             if j == i || self.votes[j].is_none() {
-                // Where an `ASK` sent us, each command again behind `ASKING`
-                // (a native refused for a marked value, resent as its script).
-                if asking {
-                    conn.push(b"*1\r\n$6\r\nASKING\r\n", Expect::Skip);
-                }
-                ctx.push(conn, j, *req, self.forms[j], Expect::Answer(j));
+                ctx.push_answer(conn, j, *req, self.forms[j], asking);
             }
         }
     }

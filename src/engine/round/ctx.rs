@@ -15,6 +15,16 @@ pub struct Ctx<'l> {
 }
 
 impl Ctx<'_> {
+    /// Queues request `i` in `form` on `conn` for its answer, behind
+    /// `ASKING` when an `ASK` redirection led the leg there (each command
+    /// needs its own, a resend too).
+    pub fn push_answer(&mut self, conn: &mut Conn, i: usize, req: &dyn Request, form: Form, asking: bool) {
+        if asking {
+            conn.push(b"*1\r\n$6\r\nASKING\r\n", Expect::Skip);
+        }
+        self.push(conn, i, req, form, Expect::Answer(i));
+    }
+
     /// Queues request `i` in `form` on `conn`.
     pub fn push(&mut self, conn: &mut Conn, i: usize, req: &dyn Request, form: Form, expect: Expect) {
         if !self.shared {

@@ -210,10 +210,7 @@ impl<'a> Leg<'a> {
                 if let (Form::Sha, Some(native)) = (self.forms[i], conn.caps.and_then(|caps| req.native(caps))) {
                     self.forms[i] = Form::Native(native);
                 }
-                if self.asking {
-                    conn.push(b"*1\r\n$6\r\nASKING\r\n", Expect::Skip);
-                }
-                ctx.push(&mut conn, i, *req, self.forms[i], Expect::Answer(i));
+                ctx.push_answer(&mut conn, i, *req, self.forms[i], self.asking);
             }
         }
         // A blocking request's reply may come that much later, and one tick
