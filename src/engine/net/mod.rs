@@ -11,5 +11,6 @@ pub mod dsn;
 pub mod login;
 pub mod pool;
 pub mod process;
+pub mod recall;
 pub mod threads;
 pub mod wait;

@@ -137,7 +137,7 @@ impl<'a> Leg<'a> {
     /// To the endpoint: a pooled connection, else a new one.
     pub(super) fn connect(&mut self, ctx: &mut Ctx<'_>) {
         if let Some(why) = down::known(&self.server().addr, self.job.node.connect) {
-            let secs = down::REMEMBERED.as_secs();
+            let secs = down::remembered().as_secs();
             return self.fail(Cause::Connect(format!("{why} (a moment ago; not tried again for {secs} s)")));
         }
         if let Some(mut conn) = pool::take(self.server(), ctx.limits) {

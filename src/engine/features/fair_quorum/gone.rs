@@ -16,25 +16,13 @@ use super::super::fan_out;
 use super::Step;
 use crate::engine::error::{Cause, NodeError};
 use crate::engine::net::conn::Limits;
-use crate::engine::net::dsn::Addr;
-use crate::engine::net::process::PerProcess;
+use crate::engine::net::recall::Recall;
 use crate::engine::round::{Node, Until, Vote};
 
-/// How long the process' later waiting calls leave out a master whose reply
-/// did not come in time. Leaving out costs nothing while a majority of the
-/// others answers; past it, one call tries the master again.
-pub const REMEMBERED: Duration = Duration::from_secs(5);
-
-struct Slow {
-    addr: Addr,
-    until: Instant,
-    /// The timeout the reply missed: a call that would wait longer tries
-    /// the master itself.
-    waited: Duration,
-    error: NodeError,
-}
-
-static SLOW: PerProcess<Vec<Slow>> = PerProcess::new();
+/// The masters whose reply did not come in time, for the process' later
+/// waiting calls. Leaving out costs nothing while a majority of the others
+/// answers; past it, one call tries the master again.
+static SLOW: Recall<NodeError> = Recall::new(Duration::from_secs(5));
 
 pub struct Gone(Vec<Option<NodeError>>);
 
@@ -42,11 +30,7 @@ impl Gone {
     /// For a call on `nodes`: none left out but those that missed a reply
     /// a moment ago, by a timeout at least as long as ours.
     pub fn new(nodes: &[Node]) -> Self {
-        let now = Instant::now();
-        SLOW.with(|slow| {
-            slow.retain(|s| s.until > now);
-            Gone(nodes.iter().map(|n| slow.iter().find(|s| s.addr == n.server.addr && s.waited >= n.timeout).map(|s| s.error.clone())).collect())
-        })
+        Gone(nodes.iter().map(|n| SLOW.known(&n.server.addr, n.timeout)).collect())
     }
 
     /// A round of `step` on the nodes that `only` picks and that are not
@@ -76,11 +60,7 @@ impl Gone {
             slot.get_or_insert_with(|| e.clone());
         }
         if let Cause::Timeout(waited) = e.cause {
-            let until = Instant::now() + REMEMBERED;
-            SLOW.with(|slow| {
-                slow.retain(|s| s.addr != node.server.addr);
-                slow.push(Slow { addr: node.server.addr.clone(), until, waited, error: e.clone() });
-            });
+            SLOW.remember(&node.server.addr, waited, e.clone());
         }
     }
 }
