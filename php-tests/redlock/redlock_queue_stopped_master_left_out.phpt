@@ -1,5 +1,5 @@
 --TEST--
-RedLock's queue with a master stopped (SIGSTOP: it accepts, then says nothing) while a lock() waits, over 3 masters A B C. 1. Stopped C could decide the waiter's looks (A lost its copy of the lock, so the look gets a yes from A and a no from B): each look gives up on C within milliseconds instead of its node timeout, and the waiter keeps its place on A and B all along; after the holder's unlock it gets the lock. 2. A killed and C stopped: each look is decided without C (no majority can say yes), and the waiter keeps its place on B (C got the look, so it does not take itself for queued on no majority and leave every queue). 3. A killed, C stopped, and B loses its copy: the waiter's look gets a yes from B and a failure from A, so only C's answer could decide it and the look waits for C's reply, which does not come in time; C is then left out for the rest of the call (a step it may still run late must never meet a later round of the same call): once it runs again it gets nothing more from the waiting call, which goes on looking on B and gets the lock with A (restarted empty) and B. Nothing is left behind
+RedLock's queue with a master stopped (SIGSTOP: it accepts, then says nothing) while a lock() waits, over 3 masters A B C. 1. Stopped C could decide the waiter's looks (A lost its copy of the lock, so the look gets a yes from A and a no from B): each look gives up on C within milliseconds instead of its node timeout, and the waiter keeps its place on A and B all along; after the holder's unlock it gets the lock. 2. A killed and C stopped: each look is decided without C (no majority can say yes), and the waiter keeps its place on B (C got the look, so it does not take itself for queued on no majority and leave every queue). 3. A killed, C stopped, and B loses its copy: the waiter's look gets a yes from B and a failure from A, so only C's answer could decide it and the look waits for C's reply, which does not come in time; C is then left out for the rest of the call (a step it may still run late must never meet a later round of the same call): once it runs again it gets nothing more from the waiting call, which goes on looking on B and gets the lock with A (restarted empty) and B. 4. The same, with the waiter's patience running out during the look that waits for C: its last leave skips C too, so lock() ends (fewer than 2 of 3 masters reached) after that one node timeout, not a second one. Nothing is left behind
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
 --FILE--
@@ -98,6 +98,37 @@ touch($flag);
 $end = $w->wait(10);
 echo "its unlock: ", trim($end['out']), ", exit ", $end['status'], "\n";
 echo "keys left: ", json_encode(rl_eventually(fn () => array_merge($a->keys(), $b->keys(), $c->keys()), [], 5.0)), "\n";
+echo "4. A killed, C stopped, B loses its copy; the waiter's patience runs out meanwhile\n";
+$held = $holder->lock('lock:gone', 30000);
+echo "held: ", var_export(is_array($held), true), "\n";
+// Patience 15 x 100 ms, a node timeout of 2 s: the look that waits for C's reply ends after
+// the patience did, and the waiter leaves every queue but C's, where its look timed out.
+$w = new PhpChild(<<<'PHP'
+<?php
+$rl = new RedLock(json_decode($argv[1]), 100, 15);
+echo "queued\n";
+$t = hrtime(true);
+try {
+    $r = json_encode($rl->lock('lock:gone', 10000));
+} catch (RedisLockException $e) {
+    $r = preg_replace('/Redis at \S+: /', '', $e->getMessage());
+}
+printf("%.3f %s\n", (hrtime(true) - $t) / 1e9, $r);
+PHP, ['redis_lock.read_timeout' => '2'], [json_encode(array_map(fn ($s) => [parse_url($s, PHP_URL_HOST), parse_url($s, PHP_URL_PORT), 2.0], $servers))]);
+$w->readLine(5);
+echo "queued on every master: ", json_encode($queued()), "\n";
+$a->kill();
+$c->pause();
+$b->cmd('DEL', 'lock:gone');
+[$took, $r] = explode(' ', trim($w->readLine(10)), 2);
+$end = $w->wait(10);
+// (A last leave that waited for C too would take another node timeout: over 4 s in all.)
+$ok = $took >= 1.5 && $took < 3.2;
+echo "lock(): $r; after its patience and C's node timeout, not two (1.5..3.2 s): ", var_export($ok, true), $ok ? '' : " ($took s)", ", exit ", $end['status'], "\n";
+$c->resume();
+$a->restart(false);
+echo "unlock: ", var_export($holder->unlock($held), true), "\n";
+echo "keys left: ", json_encode(rl_eventually(fn () => array_merge($a->keys(), $b->keys(), $c->keys()), [], 5.0)), "\n";
 ?>
 --EXPECT--
 1. C stopped, A loses its copy
@@ -123,4 +154,10 @@ in the next second: commands on C 0, the waiter still looks on B: true
 unlock: false
 waiter: "locked"
 its unlock: true, exit 0
+keys left: []
+4. A killed, C stopped, B loses its copy; the waiter's patience runs out meanwhile
+held: true
+queued on every master: [1,1,1]
+lock(): RedLock::lock(): fewer than 2 of 3 Redis nodes could be reached: cannot connect: Connection refused (os error 111); no reply within 2 s; after its patience and C's node timeout, not two (1.5..3.2 s): true, exit 0
+unlock: false
 keys left: []

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::token::jitter;
 use super::waiting::{block_ms, note, place_ms, single_key_only, HANDED, WAITED};
-use super::{ask, fan_out};
+use super::ask;
 use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
@@ -66,9 +66,9 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
         match outcome {
             // (Where it said no, our place stays until the unlock ends it.)
             Outcome::Confirmed { .. } => return Ok(outcome),
-            Outcome::Interrupted => return Ok(me.interrupted()),
+            Outcome::Interrupted => return Ok(me.interrupted(&mut gone)),
             _ if votes.iter().any(|v| matches!(v, Vote::Failed(e) if single_key_only(&e.cause))) => {
-                me.leave(Until::Sent);
+                me.leave(&mut gone, Until::Sent);
                 return Err(NoQueue);
             }
             _ => {}
@@ -83,16 +83,16 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
         let answered = votes.iter().filter(|v| matches!(v, Vote::Yes | Vote::No | Vote::Unanswered) || next_here(v)).count();
         note(WAITED);
         if Instant::now() >= deadline {
-            me.leave(Until::All);
+            me.leave(&mut gone, Until::All);
             return Ok(outcome);
         }
         if answered < need {
             // Not in the queue of a majority: no place kept anywhere (but
             // on a master left out, which this call sends nothing more).
-            gone.round(nodes, &me.step(Op::Leave), limits, Until::Sent, |_| true);
+            me.leave(&mut gone, Until::Sent);
             let at = deadline.min(Instant::now() + jitter(pause));
             if wait::sleep_until(at).is_err() {
-                return Ok(me.interrupted());
+                return Ok(me.interrupted(&mut gone));
             }
             if Instant::now() >= deadline {
                 return Ok(outcome);
@@ -108,10 +108,10 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
         }
         match vote {
             Vote::Got(Reply::Array(_)) => note(HANDED),
-            Vote::Failed(e) if e.cause == Cause::Interrupted => return Ok(me.interrupted()),
+            Vote::Failed(e) if e.cause == Cause::Interrupted => return Ok(me.interrupted(&mut gone)),
             // (An ACL without BLPOP, a server gone meanwhile: the next look
             // comes after the pop's time all the same, never at once.)
-            Vote::Failed(_) if wait::sleep_until(deadline.min(Instant::now() + look)).is_err() => return Ok(me.interrupted()),
+            Vote::Failed(_) if wait::sleep_until(deadline.min(Instant::now() + look)).is_err() => return Ok(me.interrupted(&mut gone)),
             _ => {}
         }
     }
@@ -142,16 +142,17 @@ impl Waiter<'_> {
         Step { op, key: self.key, base: self.base, token: self.token, grant: GRANT }
     }
 
-    /// Our place ends on every master, and a lock handed to us meanwhile
-    /// goes on to the next waiter.
-    fn leave(&self, until: Until) {
-        fan_out(self.nodes, &self.step(Op::Leave), self.limits, until);
+    /// Our place ends on every master but those left out (which this call
+    /// sends nothing more), and a lock handed to us meanwhile goes on to the
+    /// next waiter.
+    fn leave(&self, gone: &mut Gone, until: Until) {
+        gone.round(self.nodes, &self.step(Op::Leave), self.limits, until, |_| true);
     }
 
     /// PHP's time limit: leave (not cut short again), then hand control back.
-    fn interrupted(&self) -> Outcome {
+    fn interrupted(&self, gone: &mut Gone) -> Outcome {
         let _quiet = wait::Quiet::begin();
-        self.leave(Until::All);
+        self.leave(gone, Until::All);
         Outcome::Interrupted
     }
 }
