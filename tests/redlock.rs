@@ -166,3 +166,44 @@ fn retries_follow_retry_count_and_delay() {
         assert_eq!(r.get(b"taken"), Some(b"foreign".to_vec()));
     }
 }
+
+#[test]
+fn a_master_that_reads_nothing_holds_up_no_round_once_its_buffers_are_full() {
+    // A stopped master's socket takes our commands until its buffers are
+    // full (64 KiB each here: within a few dozen rounds); then nothing more
+    // can be written to it. A round that waited for that write would wait
+    // the node timeout (2 s) every time: each round is decided by the live
+    // majority as before, and the connection keeps the rest, in order.
+    let servers = five();
+    let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_secs(2))).collect();
+    let key = vec![b'k'; 64 * 1024];
+    let token = new_token("");
+    let lease = Lease::new(&nodes, &key, &token);
+    assert!(!lease.release(&limits()).held()); // connect everywhere first
+    servers[0].signal("-STOP");
+    let mut slowest = Duration::ZERO;
+    for _ in 0..200 {
+        let start = Instant::now();
+        let round = lease.try_acquire(10_000, &limits());
+        assert!(round.held(), "{:?}", round.votes);
+        assert!(lease.release(&limits()).held());
+        slowest = slowest.max(start.elapsed());
+    }
+    assert!(slowest < Duration::from_millis(500), "a lock and unlock waited for the stopped master: {slowest:?}");
+
+    // Once it has read nothing for a whole timeout, it fails at once, as a
+    // reply that did not come, and nothing more is queued for it.
+    std::thread::sleep(Duration::from_millis(2100));
+    let start = Instant::now();
+    let round = lease.try_acquire(10_000, &limits());
+    assert!(round.held() && start.elapsed() < Duration::from_millis(500), "{:?} in {:?}", round.votes, start.elapsed());
+    assert!(matches!(&round.votes[0], Vote::Failed(e) if e.to_string().contains("no reply within 2 s")), "{:?}", round.votes);
+
+    // Resumed, it reads what it was sent, in order: each lock with its
+    // unlock behind it (the last of them written at the connection's next use).
+    servers[0].signal("-CONT");
+    assert!(lease.release(&limits()).held());
+    for r in &servers {
+        assert!(eventually(|| r.get(&key).is_none()), "no key of ours left on {}", r.port);
+    }
+}

@@ -60,6 +60,8 @@ pub struct Conn {
     read_at: usize,
     cursor: Cursor,
     outbuf: Vec<u8>,
+    /// Since when the socket has taken nothing of `outbuf`.
+    unwritten_since: Option<Instant>,
     /// Where the socket is read into (allocated once: no zeroing per read).
     scratch: Box<[u8]>,
     /// What each owed reply is for, and whether it may be an array.
@@ -83,6 +85,7 @@ impl Conn {
             read_at: 0,
             cursor: Cursor::default(),
             outbuf: Vec::new(),
+            unwritten_since: None,
             scratch: vec![0; READ_CHUNK].into_boxed_slice(),
             expect: VecDeque::new(),
             identity: None,
@@ -154,13 +157,23 @@ impl Conn {
                 Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
                 Ok(n) => {
                     self.outbuf.drain(..n);
+                    self.unwritten_since = None;
                 }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.unwritten_since.get_or_insert_with(Instant::now);
+                    return Ok(());
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
         }
         Ok(())
+    }
+
+    /// How long the socket has taken nothing of what waits to be written
+    /// (zero when nothing waits): a server that reads nothing.
+    pub fn stalled_for(&self) -> Duration {
+        self.unwritten_since.map_or(Duration::ZERO, |t| t.elapsed())
     }
 
     /// Reads what has arrived, without waiting. Stops early once more than a

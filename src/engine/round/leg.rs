@@ -1,6 +1,6 @@
-//! One node's part of a round (a leg): connecting, logging in, writing its
-//! requests, reading the replies, following redirections and retrying
-//! within its deadlines.
+//! One node's part of a round (a leg): writing its requests, reading the
+//! replies, following redirections and retrying within its deadlines
+//! (reaching its server: `connect.rs`).
 
 use std::borrow::Cow;
 use std::time::Instant;
@@ -10,9 +10,9 @@ use super::small::Small;
 use super::{Job, Vote};
 use crate::engine::error::{Broken, Cause, NodeError};
 use crate::engine::net::conn::{Conn, Expect, Fill};
-use crate::engine::net::dial::{self, Dial, Dialer, Interest};
+use crate::engine::net::dial::{Dialer, Interest};
 use crate::engine::net::dsn::Server;
-use crate::engine::net::{caps, down, login, pool};
+use crate::engine::net::down;
 use crate::engine::protocol::script::Form;
 
 pub enum State {
@@ -41,6 +41,9 @@ pub struct Leg<'a> {
     pub(super) asking: bool,
     /// The connection came from the pool: a break may be staleness, worth one resend.
     pub(super) reused: bool,
+    /// It came with replies still owed from before: its server is behind
+    /// (a straggler of an earlier round, or stopped).
+    pub(super) behind: bool,
     pub(super) forms: Small<Form>,
     pub votes: Small<Option<Vote>>,
     pub(super) connect_by: Instant,
@@ -63,6 +66,7 @@ impl<'a> Leg<'a> {
             retry_until: now + job.node.connect + job.node.timeout,
             asking: false,
             reused: false,
+            behind: false,
             // Nobody reads the answers of a fire-and-forget round, so a
             // NOSCRIPT would go unseen: scripts go as text (once).
             forms: Small::from_fn(job.reqs.len(), |i| match (until, job.reqs[i].first_form()) {
@@ -80,6 +84,14 @@ impl<'a> Leg<'a> {
 
     pub fn dialing(&self) -> bool {
         matches!(self.state, State::Dialing(..))
+    }
+
+    /// Its server is behind, and the socket does not take our commands
+    /// (its buffers are full of what it was sent before: it reads nothing).
+    /// Waiting for that write is waiting for an answer that will not come;
+    /// the connection keeps the rest, in order, for its next use.
+    pub fn blocked_writing(&self) -> bool {
+        self.behind && matches!(&self.state, State::Sent(conn) if conn.wants_write())
     }
 
     pub fn label(&self) -> String {
@@ -132,67 +144,6 @@ impl<'a> Leg<'a> {
             Err(cause) => return self.fail(cause),
         }
         self.connect(ctx);
-    }
-
-    /// To the endpoint: a pooled connection, else a new one.
-    pub(super) fn connect(&mut self, ctx: &mut Ctx<'_>) {
-        if let Some(why) = down::known(&self.server().addr, self.job.node.connect) {
-            let secs = down::remembered().as_secs();
-            return self.fail(Cause::Connect(format!("{why} (a moment ago; not tried again for {secs} s)")));
-        }
-        if let Some(mut conn) = pool::take(self.server(), ctx.limits) {
-            if conn.settle() {
-                self.reused = true;
-                return self.send(conn, ctx);
-            }
-        }
-        if self.bound() {
-            return self.fail(Cause::Io(Broken::BoundGone));
-        }
-        self.dial(ctx);
-    }
-
-    fn dial(&mut self, ctx: &mut Ctx<'_>) {
-        let tls = match self.server().tls {
-            false => None,
-            true => match dial::tls_connector(ctx.limits.tls_ca_file.as_deref()) {
-                Ok(connector) => Some(connector),
-                Err(e) => return self.fail(Cause::Connect(e)),
-            },
-        };
-        self.connect_by = Instant::now() + self.job.node.connect;
-        let dialer = Dialer::start(&self.server().addr, tls);
-        self.state = State::Dialing(dialer, Interest { fd: -1, events: 0, retry_at: None });
-        self.advance_dial(ctx);
-    }
-
-    fn advance_dial(&mut self, ctx: &mut Ctx<'_>) {
-        let State::Dialing(dialer, _) = &mut self.state else { return };
-        match dialer.advance() {
-            Dial::Wait(interest) => {
-                if let State::Dialing(_, want) = &mut self.state {
-                    *want = interest;
-                }
-            }
-            Dial::Failed(why) => {
-                self.state = State::Closed;
-                if !self.look_again(ctx) {
-                    self.fail(Cause::Connect(why));
-                }
-            }
-            Dial::Ready(stream) => {
-                down::forget(&self.server().addr);
-                let mut conn = Conn::new(stream);
-                conn.caps = caps::remembered(self.server());
-                match login::log_in(&mut conn, self.server()) {
-                    0 => self.send(conn, ctx),
-                    owed => {
-                        self.state = State::LoggingIn(conn, owed);
-                        self.flush(ctx);
-                    }
-                }
-            }
-        }
     }
 
     /// Queues the commands still without a vote (after `INFO server` when the

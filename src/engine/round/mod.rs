@@ -16,6 +16,7 @@ use crate::engine::net::dsn::Server;
 use crate::engine::protocol::resp::Reply;
 
 mod answers;
+mod connect;
 mod ctx;
 mod hop;
 mod leg;

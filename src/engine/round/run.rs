@@ -48,11 +48,14 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
         if tally.pending < was_pending {
             (answered_at, was_pending) = (Instant::now(), tally.pending);
         }
-        let written = || legs.iter().all(|s| s.done() || s.written());
+        let written = || legs.iter().all(|s| s.done() || s.written() || s.blocked_writing());
         let decided = |need: usize| tally.yes >= need || tally.yes + tally.pending < need;
-        // (Look) When the stragglers' time is up, if a majority answered.
+        // A straggler gets as long again as the answers took.
+        let grace_until = answered_at + (answered_at - start).max(STRAGGLER_MIN);
+        // (Look) When the stragglers' time is up, if a majority answered;
+        // once decided, the time a slow connect still gets.
         let stragglers_until = match until {
-            Until::Look(need) if tally.answered >= need => Some(answered_at + (answered_at - start).max(STRAGGLER_MIN)),
+            Until::Look(need) if tally.answered >= need || decided(need) && !written() => Some(grace_until),
             _ => None,
         };
         let over = match until {
@@ -60,7 +63,8 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
             // command on the wire: a node that is only slower to connect
             // still gets the lock, and is pooled for the next call.
             Until::Quorum(need) => decided(need) && written(),
-            Until::Look(need) => (decided(need) || stragglers_until.is_some_and(|t| Instant::now() >= t)) && written(),
+            // (A look waits for no straggler, nor long for a slow connect.)
+            Until::Look(need) => (decided(need) || stragglers_until.is_some_and(|t| Instant::now() >= t)) && (written() || Instant::now() >= grace_until),
             Until::Sent => written(),
             Until::All => false,
         };
@@ -100,7 +104,7 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
             wake = Some(wake.map_or(at, |w| w.min(at)));
             fds.push(libc::pollfd { fd, events, revents: 0 });
         }
-        if let Some(at) = stragglers_until {
+        if let Some(at) = stragglers_until.filter(|&t| t > Instant::now()) {
             wake = Some(wake.map_or(at, |w| w.min(at)));
         }
         if fds.is_empty() {
