@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::owner::{Op, Owned};
 use super::token::jitter;
-use super::fan_out;
+use super::{fair_quorum, fan_out};
 use super::waiting;
 use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
@@ -34,12 +34,17 @@ pub struct Lease<'a> {
     /// A key that already holds our token counts as taken (and gets the new
     /// TTL): for tokens the caller chose, which another process may hold.
     pub refresh_own: bool,
+    /// Waiters may be queued on the key (RedLock's queue): what a failed
+    /// round got is handed to the first of them, who may be blocked there
+    /// waiting for just that; a plain delete would leave them asleep until
+    /// their next look.
+    pub hand_on: bool,
 }
 
 impl<'a> Lease<'a> {
     /// The lease of a token of our own making (nobody else holds it).
     pub fn new(nodes: &'a [Node], key: &'a [u8], token: &'a str) -> Self {
-        Lease { nodes, key, token, refresh_own: false }
+        Lease { nodes, key, token, refresh_own: false, hand_on: false }
     }
 
     /// The request `extend` sends to each node (a yes vote: extended), for
@@ -77,8 +82,10 @@ impl Lease<'_> {
                 _ => false,
             });
             let release = self.request(Op::Release);
-            if !said_yes.is_empty() {
-                fan_out(&said_yes, &release, limits, Until::All);
+            match said_yes.is_empty() {
+                true => {}
+                false if self.hand_on => _ = fair_quorum::give_back(&said_yes, self.key, self.token, limits, Until::All),
+                false => _ = fan_out(&said_yes, &release, limits, Until::All),
             }
             if !in_doubt.is_empty() {
                 fan_out(&in_doubt, &release, limits, Until::Sent);

@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use super::token::jitter;
 use super::waiting::{block_ms, note, place_ms, single_key_only, HANDED, WAITED};
-use super::ask;
+use super::owner::{self, Owned};
+use super::{ask, fan_out};
 use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
 use crate::engine::net::wait;
@@ -107,7 +108,8 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
             gone.note(&nodes[i], i, e);
         }
         match vote {
-            Vote::Got(Reply::Array(_)) => note(HANDED),
+            // (`l`: a lower ticket came ahead of us there; look again.)
+            Vote::Got(Reply::Array(popped)) if matches!(popped.get(1), Some(Reply::Bulk(v)) if v == b"h") => note(HANDED),
             Vote::Failed(e) if e.cause == Cause::Interrupted => return Ok(me.interrupted(&mut gone)),
             // (An ACL without BLPOP, a server gone meanwhile: the next look
             // comes after the pop's time all the same, never at once.)
@@ -115,6 +117,35 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
             _ => {}
         }
     }
+}
+
+/// The unlock on `nodes`: our lock goes to the first live waiter where
+/// others wait (a waiter blocked there wakes at once). The votes in
+/// `nodes`' order: yes where it was ours.
+pub fn release(nodes: &[Node], key: &[u8], token: &str, limits: &Limits, until: Until) -> (Vec<Vote>, Instant) {
+    hand_on(Op::Release, nodes, key, token, limits, until)
+}
+
+/// What a failed round got on `nodes` goes to the first live waiter there,
+/// who may be blocked there for just that. (As a leave: the unlock deletes
+/// an unmarked value at once, and a waiter queued before our `SET NX` has
+/// not marked it yet.)
+pub fn give_back(nodes: &[Node], key: &[u8], token: &str, limits: &Limits, until: Until) -> (Vec<Vote>, Instant) {
+    hand_on(Op::Leave, nodes, key, token, limits, until)
+}
+
+/// `op` on `nodes`; where the queue's keys cannot be touched (an ACL that
+/// allows the lock key only), the plain owner-checked delete there.
+fn hand_on(op: Op, nodes: &[Node], key: &[u8], token: &str, limits: &Limits, until: Until) -> (Vec<Vote>, Instant) {
+    let base = Base::of(key);
+    let (mut votes, ended) = fan_out(nodes, &Step { op, key, base: &base, token, grant: GRANT }, limits, until);
+    let single: Vec<usize> = (0..votes.len()).filter(|&i| matches!(&votes[i], Vote::Failed(e) if single_key_only(&e.cause))).collect();
+    if !single.is_empty() {
+        let nodes: Vec<Node> = single.iter().map(|&i| nodes[i].clone()).collect();
+        let (again, _) = fan_out(&nodes, &Owned { op: owner::Op::Release, key, token }, limits, Until::All);
+        single.into_iter().zip(again).for_each(|(i, vote)| votes[i] = vote);
+    }
+    (votes, ended)
 }
 
 /// Releases our lock on every master, handing it to the first live waiter

@@ -71,7 +71,10 @@ if not typed(w, 'list') then return redis.error_reply('WRONGTYPE a wake-up list 
 }
 
 /// A look, on every master in one round. ARGV: token ticket ttl place grant.
-/// Renews our place; then `K` free with us as the live head, or `K` ours (a
+/// Renews our place; where we just came ahead of the head (our look arrived
+/// here after a later ticket's), that waiter is woken (`l`): it may be
+/// blocked here for a grant that is now ours, while holding, unknown to it,
+/// grants elsewhere that a look of its would hand on to us. Then `K` free with us as the live head, or `K` ours (a
 /// grant or our part of a round that failed) with nobody live ahead: ours
 /// for `ttl`, out of the queue, 1. `K` ours with a lower ticket live: handed
 /// to it, 0. Held by another: marked (its release hands on), and 2 when we
@@ -85,9 +88,14 @@ local holder = ",
     value_of!("k"),
     " \
 local now = now_ms() \
-redis.call('ZADD', rq, ticket, me) redis.call('ZADD', rt, now + place, me) \
+local new = redis.call('ZADD', rq, ticket, me) == 1 \
+redis.call('ZADD', rt, now + place, me) \
 if redis.call('PTTL', rq) < 2 * place then redis.call('PEXPIRE', rq, 4 * place) redis.call('PEXPIRE', rt, 4 * place) end \
 local head = live_head(now) \
+if new and head == me then \
+  local passed = redis.call('ZRANGE', rq, 1, 1)[1] \
+  if passed then local pw = string.sub(w, 1, #w - #me) .. passed redis.call('RPUSH', pw, 'l') redis.call('PEXPIRE', pw, 4 * gms) end \
+end \
 if holder and ",
     mine!("holder", "me"),
     " then \

@@ -7,15 +7,13 @@ use std::time::Instant;
 
 use crate::engine::features::fair_quorum::{self, NoQueue};
 use crate::engine::features::owner::{Op, Owned};
-use crate::engine::features::waiting::single_key_only;
 use crate::engine::features::lease::{Lease, Patience};
 use crate::engine::features::token::{is_lock_token, jitter};
 use crate::engine::net::wait;
-use crate::engine::protocol::slot::Base;
 use crate::engine::round::quorum::{decide, quorum};
 use crate::engine::round::Until;
 use crate::engine::features::ownership::{Ask, Question};
-use crate::engine::features::{ask, fan_out};
+use crate::engine::features::ask;
 use crate::engine::net::conn::Limits;
 use crate::engine::protocol::resp::Reply;
 use crate::engine::round::quorum::Outcome;
@@ -23,9 +21,14 @@ use crate::engine::round::{Request, Vote};
 
 pub struct Quorum;
 
-/// The plain key's lease (RedLock's, and the mutex's outside its queue).
+/// The plain key's lease (the mutex's outside its queue).
 pub(super) fn lease<'a>(at: &Target<'a>) -> Lease<'a> {
-    Lease { nodes: at.nodes, key: at.key, token: at.token, refresh_own: at.for_owner }
+    Lease { nodes: at.nodes, key: at.key, token: at.token, refresh_own: at.for_owner, hand_on: false }
+}
+
+/// RedLock's: what a failed round got goes to the first queued waiter.
+fn redlock<'a>(at: &Target<'a>) -> Lease<'a> {
+    Lease { hand_on: true, ..lease(at) }
 }
 
 /// Whether our token still holds the plain key on its (single) node,
@@ -48,27 +51,27 @@ impl LockKind for Quorum {
         let outcome = match patience {
             Patience::Attempts { attempts, delay } if attempts > 1 && !delay.is_zero() && !at.for_owner && is_lock_token(at.token) => {
                 let deadline = Instant::now() + delay.saturating_mul(attempts);
-                match lease(at).try_acquire(ttl_ms, limits).outcome {
+                match redlock(at).try_acquire(ttl_ms, limits).outcome {
                     Outcome::Refused => match fair_quorum::acquire(at.nodes, at.key, at.token, ttl_ms, deadline, delay, limits) {
                         Ok(outcome) => outcome,
                         // Retries as before, for what is left of the patience.
                         Err(NoQueue) => {
                             let left = deadline.saturating_duration_since(Instant::now()).as_millis() / delay.as_millis().max(1);
-                            lease(at).acquire(ttl_ms, Patience::Attempts { attempts: (left as u32).max(1), delay }, limits)
+                            redlock(at).acquire(ttl_ms, Patience::Attempts { attempts: (left as u32).max(1), delay }, limits)
                         }
                     },
                     // An outage is retried as before (no queue to join).
                     Outcome::Unreachable(_) => {
                         let rest = Patience::Attempts { attempts: attempts - 1, delay };
                         match wait::sleep_until(Instant::now() + jitter(delay)) {
-                            Ok(()) => lease(at).acquire(ttl_ms, rest, limits),
+                            Ok(()) => redlock(at).acquire(ttl_ms, rest, limits),
                             Err(_) => Outcome::Interrupted,
                         }
                     }
                     other => other,
                 }
             }
-            _ => lease(at).acquire(ttl_ms, patience, limits),
+            _ => redlock(at).acquire(ttl_ms, patience, limits),
         };
         (outcome, Kind::Quorum)
     }
@@ -78,21 +81,13 @@ impl LockKind for Quorum {
     /// Where the queue's keys cannot be touched (an ACL that allows the
     /// lock key only), the plain owner-checked delete there.
     fn release(&self, at: &Target<'_>, limits: &Limits) -> Outcome {
-        let base = Base::of(at.key);
         let start = Instant::now();
-        let step = fair_quorum::release_step(at.key, &base, at.token);
-        let (mut votes, ended) = fan_out(at.nodes, &step, limits, Until::Quorum(quorum(at.nodes.len())));
-        let single: Vec<usize> = (0..votes.len()).filter(|&i| matches!(&votes[i], Vote::Failed(e) if single_key_only(&e.cause))).collect();
-        if !single.is_empty() {
-            let nodes: Vec<_> = single.iter().map(|&i| at.nodes[i].clone()).collect();
-            let (again, _) = fan_out(&nodes, &Owned { op: Op::Release, key: at.key, token: at.token }, limits, Until::All);
-            single.into_iter().zip(again).for_each(|(i, vote)| votes[i] = vote);
-        }
+        let (votes, ended) = fair_quorum::release(at.nodes, at.key, at.token, limits, Until::Quorum(quorum(at.nodes.len())));
         decide(&votes, None, ended.duration_since(start))
     }
 
     fn set_ttl(&self, at: &Target<'_>, ttl_ms: i64, _raise: bool, limits: &Limits) -> Outcome {
-        lease(at).extend(ttl_ms, limits).outcome
+        redlock(at).extend(ttl_ms, limits).outcome
     }
 
     fn still_mine(&self, at: &Target<'_>, ttl_ms: i64, limits: &Limits) -> Outcome {
