@@ -50,6 +50,7 @@ impl Leg<'_> {
             },
         };
         self.connect_by = Instant::now() + self.job.node.connect;
+        self.behind = false;
         let dialer = Dialer::start(&self.server().addr, tls);
         self.state = State::Dialing(dialer, Interest { fd: -1, events: 0, retry_at: None });
         self.advance_dial(ctx);
