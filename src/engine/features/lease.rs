@@ -82,10 +82,10 @@ impl Lease<'_> {
                 _ => false,
             });
             let release = self.request(Op::Release);
-            match said_yes.is_empty() {
-                true => {}
-                false if self.hand_on => _ = fair_quorum::give_back(&said_yes, self.key, self.token, limits, Until::All),
-                false => _ = fan_out(&said_yes, &release, limits, Until::All),
+            if !said_yes.is_empty() && self.hand_on {
+                fair_quorum::give_back(&said_yes, self.key, self.token, limits, Until::All);
+            } else if !said_yes.is_empty() {
+                fan_out(&said_yes, &release, limits, Until::All);
             }
             if !in_doubt.is_empty() {
                 fan_out(&in_doubt, &release, limits, Until::Sent);
