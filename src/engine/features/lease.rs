@@ -87,6 +87,11 @@ impl Lease<'_> {
             } else if !said_yes.is_empty() {
                 fan_out(&said_yes, &release, limits, Until::All);
             }
+            if !in_doubt.is_empty() && self.hand_on {
+                // (Where the leave is refused, an ACL that allows the lock
+                // key only, the plain release behind it deletes.)
+                fair_quorum::give_back(&in_doubt, self.key, self.token, limits, Until::Sent);
+            }
             if !in_doubt.is_empty() {
                 fan_out(&in_doubt, &release, limits, Until::Sent);
             }
