@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Proxied, Redis};
+use common::{Proxied, Proxy, Redis};
 use redis_lock::engine::net::conn::Limits;
 use redis_lock::engine::features::lease::{Lease, Patience};
 use redis_lock::engine::features::token::new_token;
@@ -219,4 +219,44 @@ fn a_master_that_reads_nothing_holds_up_no_round_once_its_buffers_are_full() {
     for r in &servers {
         assert!(eventually(|| r.get(&key).is_none()), "no key of ours left on {}", r.port);
     }
+}
+
+#[test]
+fn a_later_attempt_counts_no_master_where_an_earlier_one_may_still_run() {
+    // A master whose reply did not come in time was sent our SET and, behind
+    // it, its release, on a connection that was then dropped. A network that
+    // delivers them late (a retransmission once a partition heals; here a
+    // proxy that holds them 1 s) runs them after a later attempt's SET, sent
+    // on a new connection: that release would delete the later attempt's
+    // key. So the call's later attempts leave such a master out.
+    let servers: Vec<Redis> = (0..3).map(|_| Redis::start()).collect();
+    let proxies: Vec<Proxy> = servers[1..].iter().map(|r| Proxy::start(r.port)).collect();
+    let timeout = Duration::from_millis(300);
+    let mut nodes = vec![servers[0].node(timeout)];
+    nodes.extend(proxies.iter().map(|p| Node { server: p.server(), timeout, connect: timeout }));
+    let token = new_token("");
+    let lease = Lease::new(&nodes, b"k", &token);
+    assert!(!lease.release(&limits()).held()); // connect everywhere first
+
+    // A refuses the first attempt (a key of another owner, for 200 ms), and
+    // B's and C's SETs are held: the attempt fails after the node timeout.
+    servers[0].try_cmd(&["SET", "k", "foreign", "PX", "200"]).unwrap();
+    proxies.iter().for_each(|p| p.set_delay(Duration::from_millis(1000)));
+    let first = lease.try_acquire(10_000, &limits());
+    proxies.iter().for_each(|p| p.set_delay(Duration::ZERO));
+    let timed_out = |v: &Vote| matches!(v, Vote::Failed(e) if e.to_string().contains("no reply within 0.3 s"));
+    assert!(!first.held() && first.votes[0] == Vote::No && timed_out(&first.votes[1]) && timed_out(&first.votes[2]), "{:?}", first.votes);
+
+    // B and C answer at once again, and A is free: still, the call counts
+    // neither (their late steps have not run yet), and no majority is left.
+    std::thread::sleep(Duration::from_millis(100));
+    let second = lease.try_acquire(10_000, &limits());
+    assert!(!second.held() && timed_out(&second.votes[1]) && timed_out(&second.votes[2]), "{:?}", second.votes);
+
+    // Once the first attempt's SET and release have run on B and C, nothing
+    // of ours is left anywhere; a new call (another lease) leaves out none.
+    std::thread::sleep(Duration::from_millis(1000));
+    assert!(servers.iter().all(|r| r.get(b"k").is_none()));
+    let call = Lease::new(&nodes, b"k", &token).try_acquire(10_000, &limits());
+    assert!(call.held() && !call.votes.iter().any(|v| matches!(v, Vote::Failed(_))), "{:?}", call.votes);
 }

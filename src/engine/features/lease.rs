@@ -2,10 +2,12 @@
 //! release and extend one key through one token, each in one quorum round.
 //! A single-server mutex is the same with N = 1.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use super::owner::{Op, Owned};
 use super::token::jitter;
+use super::gone::Gone;
 use super::{fair_quorum, fan_out};
 use super::waiting;
 use crate::engine::error::Cause;
@@ -39,12 +41,15 @@ pub struct Lease<'a> {
     /// waiting for just that; a plain delete would leave them asleep until
     /// their next look.
     pub hand_on: bool,
+    /// The nodes this call's acquisition rounds leave out: a step of ours
+    /// may still run there late (`gone`).
+    pub gone: Cell<Gone>,
 }
 
 impl<'a> Lease<'a> {
     /// The lease of a token of our own making (nobody else holds it).
     pub fn new(nodes: &'a [Node], key: &'a [u8], token: &'a str) -> Self {
-        Lease { nodes, key, token, refresh_own: false, hand_on: false }
+        Lease { nodes, key, token, refresh_own: false, hand_on: false, gone: Cell::default() }
     }
 
     /// The request `extend` sends to each node (a yes vote: extended), for
@@ -59,17 +64,21 @@ impl<'a> Lease<'a> {
 }
 
 impl Lease<'_> {
-    /// One acquisition round. After a failed round, whatever of ours may be
-    /// on a node is released: where the node said yes, waiting for the
-    /// answer (so nothing is left when this returns); where its answer was
-    /// not waited for or the connection broke after sending, sent without
-    /// waiting. A late node already got its release pipelined when it was
-    /// abandoned; refusals, connection failures and error replies set nothing.
+    /// One acquisition round, on the nodes the call has not left out.
+    /// After a failed round, whatever of ours may be on a node is released:
+    /// where the node said yes, waiting for the answer (so nothing is left
+    /// when this returns); where its answer was not waited for or the
+    /// connection broke after sending, sent without waiting. A late node
+    /// already got its release pipelined when it was abandoned (and is left
+    /// out from now on); refusals, connection failures and error replies
+    /// set nothing.
     pub fn try_acquire(&self, ttl_ms: i64, limits: &Limits) -> Round {
         let op = if self.refresh_own { Op::AcquireOrRefresh { ttl_ms } } else { Op::Acquire { ttl_ms } };
         // (A master that says nothing while the others have answered is
         // not waited for: our yes votes meanwhile hold up everybody.)
-        let round = self.confirm(op, ttl_ms, limits, Until::Look(quorum(self.nodes.len())));
+        let until = Until::Look(quorum(self.nodes.len()));
+        let mut gone = self.gone.take();
+        let round = self.confirm(op, ttl_ms, limits, until, Some(&mut gone));
         if !matches!(round.outcome, Outcome::Confirmed { .. }) {
             let pick = |wanted: fn(&Vote) -> bool| -> Vec<Node> {
                 self.nodes.iter().zip(&round.votes).filter(|(_, v)| wanted(v)).map(|(n, _)| n.clone()).collect()
@@ -82,10 +91,18 @@ impl Lease<'_> {
                 _ => false,
             });
             let release = self.request(Op::Release);
-            if !said_yes.is_empty() && self.hand_on {
-                fair_quorum::give_back(&said_yes, self.key, self.token, limits, Until::All);
-            } else if !said_yes.is_empty() {
-                fan_out(&said_yes, &release, limits, Until::All);
+            if !said_yes.is_empty() {
+                let (back, _) = match self.hand_on {
+                    true => fair_quorum::give_back(&said_yes, self.key, self.token, limits, Until::All),
+                    false => fan_out(&said_yes, &release, limits, Until::All),
+                };
+                // (A give-back that may run late would take what a later round got.)
+                let at = (0..self.nodes.len()).filter(|&i| round.votes[i] == Vote::Yes);
+                for (i, vote) in at.zip(back) {
+                    if let Vote::Failed(e) = vote {
+                        gone.note(&self.nodes[i], i, &e);
+                    }
+                }
             }
             if !in_doubt.is_empty() && self.hand_on {
                 // (Where the leave is refused, an ACL that allows the lock
@@ -96,6 +113,7 @@ impl Lease<'_> {
                 fan_out(&in_doubt, &release, limits, Until::Sent);
             }
         }
+        self.gone.set(gone);
         round
     }
 
@@ -130,20 +148,25 @@ impl Lease<'_> {
     /// Owner-checked delete, sent to every node; confirmed when a majority
     /// deleted our token (the other replies are then not waited for).
     pub fn release(&self, limits: &Limits) -> Round {
-        self.confirm(Op::Release, 0, limits, Until::Quorum(quorum(self.nodes.len())))
+        self.confirm(Op::Release, 0, limits, Until::Quorum(quorum(self.nodes.len())), None)
     }
 
     /// Owner-checked new TTL on every node; confirmed when a majority
     /// confirms in time.
     pub fn extend(&self, ttl_ms: i64, limits: &Limits) -> Round {
-        self.confirm(Op::Extend { ttl_ms }, ttl_ms, limits, Until::Quorum(quorum(self.nodes.len())))
+        self.confirm(Op::Extend { ttl_ms }, ttl_ms, limits, Until::Quorum(quorum(self.nodes.len())), None)
     }
 
     /// A round that counts a quorum of yes votes (within the validity, for a
-    /// TTL) as success, and stops waiting as `until` says.
-    fn confirm(&self, op: Op, ttl_ms: i64, limits: &Limits, until: Until) -> Round {
+    /// TTL) as success, and stops waiting as `until` says; on the nodes
+    /// `gone` has not left out, where given.
+    fn confirm(&self, op: Op, ttl_ms: i64, limits: &Limits, until: Until, gone: Option<&mut Gone>) -> Round {
         let start = Instant::now();
-        let (votes, ended) = fan_out(self.nodes, &self.request(op), limits, until);
+        let req = self.request(op);
+        let (votes, ended) = match gone {
+            Some(gone) => gone.round(self.nodes, &req, limits, until, |_| true),
+            None => fan_out(self.nodes, &req, limits, until),
+        };
         let ttl = (op != Op::Release).then_some(ttl_ms);
         let outcome = decide(&votes, ttl, ended.duration_since(start));
         Round { votes, outcome }

@@ -8,6 +8,7 @@ pub mod listing;
 pub mod owner;
 pub mod ownership;
 pub mod fair_quorum;
+pub mod gone;
 pub mod queue;
 pub mod waiting;
 pub mod replicas;

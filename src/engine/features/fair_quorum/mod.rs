@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use super::token::jitter;
 use super::waiting::{block_ms, note, place_ms, single_key_only, HANDED, WAITED};
 use super::owner::{self, Owned};
+use super::gone::Gone;
 use super::{ask, fan_out};
 use crate::engine::error::Cause;
 use crate::engine::net::conn::Limits;
@@ -26,11 +27,8 @@ use crate::engine::protocol::slot::Base;
 use crate::engine::round::quorum::{decide, quorum, Outcome};
 use crate::engine::round::{Node, Until, Vote};
 
-mod gone;
 mod scripts;
 mod steps;
-
-use gone::Gone;
 
 pub use steps::{Op, Step};
 
@@ -48,8 +46,10 @@ pub const LOOK: Duration = Duration::from_millis(100);
 pub struct NoQueue;
 
 /// Waits in the queue of `key` on `nodes` until the lock is ours or
-/// `deadline`. `pause`: between rounds that reached no majority.
-pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, pause: Duration, limits: &Limits) -> Result<Outcome, NoQueue> {
+/// `deadline`. `pause`: between rounds that reached no majority. `gone`:
+/// the call's masters left out so far (its failed attempt's), and those it
+/// leaves out here when this returns.
+pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: Instant, pause: Duration, gone: &mut Gone, limits: &Limits) -> Result<Outcome, NoQueue> {
     let Some(first) = nodes.first() else { return Ok(Outcome::Refused) };
     let base = Base::of(key);
     let me = Waiter { nodes, key, base: &base, token, limits };
@@ -59,7 +59,7 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
     // server tick: the mutex's place, and a grant's time to take it.
     let place_ms = place_ms(look, first, key, limits) + GRANT.as_millis() as i64;
     let need = quorum(nodes.len());
-    let mut gone = Gone::new(nodes);
+    gone.recall(nodes);
     loop {
         let sent = Instant::now();
         let (votes, ended) = gone.round(nodes, &me.step(Op::Take { ticket, ttl_ms, place_ms }), limits, Until::Look(need), |_| true);
@@ -67,9 +67,9 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
         match outcome {
             // (Where it said no, our place stays until the unlock ends it.)
             Outcome::Confirmed { .. } => return Ok(outcome),
-            Outcome::Interrupted => return Ok(me.interrupted(&mut gone)),
+            Outcome::Interrupted => return Ok(me.interrupted(gone)),
             _ if votes.iter().any(|v| matches!(v, Vote::Failed(e) if single_key_only(&e.cause))) => {
-                me.leave(&mut gone, Until::Sent);
+                me.leave(gone, Until::Sent);
                 return Err(NoQueue);
             }
             _ => {}
@@ -84,16 +84,16 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
         let answered = votes.iter().filter(|v| matches!(v, Vote::Yes | Vote::No | Vote::Unanswered) || next_here(v)).count();
         note(WAITED);
         if Instant::now() >= deadline {
-            me.leave(&mut gone, Until::All);
+            me.leave(gone, Until::All);
             return Ok(outcome);
         }
         if answered < need {
             // Not in the queue of a majority: no place kept anywhere (but
             // on a master left out, which this call sends nothing more).
-            me.leave(&mut gone, Until::Sent);
+            me.leave(gone, Until::Sent);
             let at = deadline.min(Instant::now() + jitter(pause));
             if wait::sleep_until(at).is_err() {
-                return Ok(me.interrupted(&mut gone));
+                return Ok(me.interrupted(gone));
             }
             if Instant::now() >= deadline {
                 return Ok(outcome);
@@ -110,10 +110,10 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
         match vote {
             // (`l`: a lower ticket came ahead of us there; look again.)
             Vote::Got(Reply::Array(popped)) if matches!(popped.get(1), Some(Reply::Bulk(v)) if v == b"h") => note(HANDED),
-            Vote::Failed(e) if e.cause == Cause::Interrupted => return Ok(me.interrupted(&mut gone)),
+            Vote::Failed(e) if e.cause == Cause::Interrupted => return Ok(me.interrupted(gone)),
             // (An ACL without BLPOP, a server gone meanwhile: the next look
             // comes after the pop's time all the same, never at once.)
-            Vote::Failed(_) if wait::sleep_until(deadline.min(Instant::now() + look)).is_err() => return Ok(me.interrupted(&mut gone)),
+            Vote::Failed(_) if wait::sleep_until(deadline.min(Instant::now() + look)).is_err() => return Ok(me.interrupted(gone)),
             _ => {}
         }
     }

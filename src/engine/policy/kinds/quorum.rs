@@ -3,7 +3,7 @@
 //! and the unlock hands the lock to the first waiter.
 
 use super::{Kind, LockKind, Parts, Target};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::engine::features::fair_quorum::{self, NoQueue};
 use crate::engine::features::owner::{Op, Owned};
@@ -23,12 +23,21 @@ pub struct Quorum;
 
 /// The plain key's lease (the mutex's outside its queue).
 pub(super) fn lease<'a>(at: &Target<'a>) -> Lease<'a> {
-    Lease { nodes: at.nodes, key: at.key, token: at.token, refresh_own: at.for_owner, hand_on: false }
+    Lease { nodes: at.nodes, key: at.key, token: at.token, refresh_own: at.for_owner, hand_on: false, gone: Default::default() }
 }
 
 /// RedLock's: what a failed round got goes to the first queued waiter.
 fn redlock<'a>(at: &Target<'a>) -> Lease<'a> {
     Lease { hand_on: true, ..lease(at) }
+}
+
+/// `lease`'s caller waits in the queue, leaving out what its first attempt
+/// left out (and the lease then leaves out what the queue did).
+fn queue(lease: &Lease<'_>, ttl_ms: i64, deadline: Instant, delay: Duration, limits: &Limits) -> Result<Outcome, NoQueue> {
+    let mut gone = lease.gone.take();
+    let outcome = fair_quorum::acquire(lease.nodes, lease.key, lease.token, ttl_ms, deadline, delay, &mut gone, limits);
+    lease.gone.set(gone);
+    outcome
 }
 
 /// Whether our token still holds the plain key on its (single) node,
@@ -51,20 +60,23 @@ impl LockKind for Quorum {
         let outcome = match patience {
             Patience::Attempts { attempts, delay } if attempts > 1 && !delay.is_zero() && !at.for_owner && is_lock_token(at.token) => {
                 let deadline = Instant::now() + delay.saturating_mul(attempts);
-                match redlock(at).try_acquire(ttl_ms, limits).outcome {
-                    Outcome::Refused => match fair_quorum::acquire(at.nodes, at.key, at.token, ttl_ms, deadline, delay, limits) {
+                // One lease for the whole call: a node its first attempt
+                // left out stays out of the queue and of the retries.
+                let lease = redlock(at);
+                match lease.try_acquire(ttl_ms, limits).outcome {
+                    Outcome::Refused => match queue(&lease, ttl_ms, deadline, delay, limits) {
                         Ok(outcome) => outcome,
                         // Retries as before, for what is left of the patience.
                         Err(NoQueue) => {
                             let left = deadline.saturating_duration_since(Instant::now()).as_millis() / delay.as_millis().max(1);
-                            redlock(at).acquire(ttl_ms, Patience::Attempts { attempts: (left as u32).max(1), delay }, limits)
+                            lease.acquire(ttl_ms, Patience::Attempts { attempts: (left as u32).max(1), delay }, limits)
                         }
                     },
                     // An outage is retried as before (no queue to join).
                     Outcome::Unreachable(_) => {
                         let rest = Patience::Attempts { attempts: attempts - 1, delay };
                         match wait::sleep_until(Instant::now() + jitter(delay)) {
-                            Ok(()) => redlock(at).acquire(ttl_ms, rest, limits),
+                            Ok(()) => lease.acquire(ttl_ms, rest, limits),
                             Err(_) => Outcome::Interrupted,
                         }
                     }

@@ -1,9 +1,12 @@
-//! The masters a waiting call leaves out. One whose reply to a step of ours
-//! did not come in time (or made no sense) may still run it later, after a
-//! step sent on a new connection. A late look or leave could then hand on a
-//! `K` that a later round of ours counted: so that a majority of ours never
-//! counts such a master, it is left out (a failed vote) for the rest of the
-//! call. A refused or closed connection ran nothing late.
+//! The masters a call leaves out. One whose reply to a step of ours did
+//! not come in time (or made no sense) may still run it later, after a step
+//! sent on a new connection: a network that delivers late (a retransmission
+//! once a partition heals) can reorder the two. A late `SET` brings its
+//! release behind it, and a late look or leave can hand on a `K`: either
+//! would take away a part that a later round of ours counted. So that a
+//! majority of ours never counts such a master, it is left out (a failed
+//! vote) for the rest of the call: its later attempts, and the queue it
+//! waits in. A refused or closed connection ran nothing late.
 //!
 //! The process' other waiting calls leave it out too for a while: a master
 //! that accepts and then says nothing (stopped, frozen) would otherwise cost
@@ -12,34 +15,41 @@
 
 use std::time::{Duration, Instant};
 
-use super::super::fan_out;
-use super::Step;
+use super::fan_out;
 use crate::engine::error::{Cause, NodeError};
 use crate::engine::net::conn::Limits;
 use crate::engine::net::recall::Recall;
-use crate::engine::round::{Node, Until, Vote};
+use crate::engine::round::{Node, Request, Until, Vote};
 
 /// The masters whose reply did not come in time, for the process' later
 /// waiting calls. Leaving out costs nothing while a majority of the others
 /// answers; past it, one call tries the master again.
 static SLOW: Recall<NodeError> = Recall::new(Duration::from_secs(5));
 
+/// One call's masters left out, by their place in its `nodes`.
+#[derive(Clone, Debug, Default)]
 pub struct Gone(Vec<Option<NodeError>>);
 
 impl Gone {
-    /// For a call on `nodes`: none left out but those that missed a reply
-    /// a moment ago, by a timeout at least as long as ours.
-    pub fn new(nodes: &[Node]) -> Self {
-        Gone(nodes.iter().map(|n| SLOW.known(&n.server.addr, n.timeout)).collect())
+    /// For a waiting call: also those of `nodes` that missed a reply a
+    /// moment ago, by a timeout at least as long as ours.
+    pub fn recall(&mut self, nodes: &[Node]) {
+        self.0.resize(nodes.len(), None);
+        for (slot, node) in self.0.iter_mut().zip(nodes) {
+            if slot.is_none() {
+                *slot = SLOW.known(&node.server.addr, node.timeout);
+            }
+        }
     }
 
-    /// A round of `step` on the nodes that `only` picks and that are not
+    /// A round of `req` on the nodes that `only` picks and that are not
     /// left out; the votes in `nodes`' order: a failed vote for each one
     /// left out, `Unanswered` for one not picked.
-    pub fn round(&mut self, nodes: &[Node], step: &Step<'_>, limits: &Limits, until: Until, only: impl Fn(usize) -> bool) -> (Vec<Vote>, Instant) {
+    pub fn round(&mut self, nodes: &[Node], req: &dyn Request, limits: &Limits, until: Until, only: impl Fn(usize) -> bool) -> (Vec<Vote>, Instant) {
+        self.0.resize(nodes.len(), None);
         let picked: Vec<usize> = (0..nodes.len()).filter(|&i| self.0[i].is_none() && only(i)).collect();
         let live: Vec<Node> = picked.iter().map(|&i| nodes[i].clone()).collect();
-        let (answers, ended) = if live.is_empty() { (Vec::new(), Instant::now()) } else { fan_out(&live, step, limits, until) };
+        let (answers, ended) = if live.is_empty() { (Vec::new(), Instant::now()) } else { fan_out(&live, req, limits, until) };
         let mut votes: Vec<Vote> = self.0.iter().map(|g| g.clone().map_or(Vote::Unanswered, Vote::Failed)).collect();
         for (i, vote) in picked.into_iter().zip(answers) {
             if let Vote::Failed(e) = &vote {
@@ -56,9 +66,10 @@ impl Gone {
         if !matches!(e.cause, Cause::Timeout(_) | Cause::Protocol(_)) {
             return;
         }
-        if let Some(slot) = self.0.get_mut(i) {
-            slot.get_or_insert_with(|| e.clone());
+        if self.0.len() <= i {
+            self.0.resize(i + 1, None);
         }
+        self.0[i].get_or_insert_with(|| e.clone());
         if let Cause::Timeout(waited) = e.cause {
             SLOW.remember(&node.server.addr, waited, e.clone());
         }
