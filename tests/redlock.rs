@@ -205,20 +205,28 @@ fn a_master_that_reads_nothing_holds_up_no_round_once_its_buffers_are_full() {
     assert!(stopped.elapsed() >= Duration::from_secs(2), "failed after {:?}", stopped.elapsed());
     assert!(matches!(&failed, Vote::Failed(e) if e.to_string().contains("no reply within 2 s")), "{failed:?}");
 
-    // From then on it fails at once, as a reply that did not come, and
-    // nothing more is queued for it.
+    // From then on it fails at once for a new call too, as a reply that did
+    // not come, and nothing more is queued for it.
+    let other = new_token("");
+    let call = Lease::new(&nodes, &key, &other);
     let start = Instant::now();
-    let round = lease.try_acquire(10_000, &limits());
+    let round = call.try_acquire(10_000, &limits());
     assert!(round.held() && start.elapsed() < Duration::from_millis(500), "{:?} in {:?}", round.votes, start.elapsed());
     assert!(matches!(&round.votes[0], Vote::Failed(e) if e.to_string().contains("no reply within 2 s")), "{:?}", round.votes);
 
-    // Resumed, it reads what it was sent, in order: each lock with its
-    // unlock behind it (the last of them written at the connection's next use).
+    // Resumed, it reads what it was sent, in order, on the one connection
+    // it had: each lock with its unlock behind it (the last of them written
+    // at the connection's next use).
     servers[0].signal("-CONT");
-    assert!(lease.release(&limits()).held());
+    assert!(call.release(&limits()).held());
     for r in &servers {
         assert!(eventually(|| r.get(&key).is_none()), "no key of ours left on {}", r.port);
     }
+    let list = servers[0].try_cmd(&["CLIENT", "LIST"]).unwrap();
+    let list: String = redis::from_redis_value(list).unwrap();
+    // (This test's own connections last ran GET or CLIENT LIST.)
+    let ours = list.lines().filter(|l| !l.contains(" cmd=get ") && !l.contains(" cmd=client|list ")).count();
+    assert_eq!(ours, 1, "one connection of ours: {list}");
 }
 
 #[test]
