@@ -50,14 +50,22 @@ impl Gone {
         let picked: Vec<usize> = (0..nodes.len()).filter(|&i| self.0[i].is_none() && only(i)).collect();
         let live: Vec<Node> = picked.iter().map(|&i| nodes[i].clone()).collect();
         let (answers, ended) = if live.is_empty() { (Vec::new(), Instant::now()) } else { fan_out(&live, req, limits, until) };
+        self.note_failed(nodes, picked.iter().copied(), &answers);
         let mut votes: Vec<Vote> = self.0.iter().map(|g| g.clone().map_or(Vote::Unanswered, Vote::Failed)).collect();
         for (i, vote) in picked.into_iter().zip(answers) {
-            if let Vote::Failed(e) = &vote {
-                self.note(&nodes[i], i, e);
-            }
             votes[i] = vote;
         }
         (votes, ended)
+    }
+
+    /// Notes the failed ones of `answers`, the votes of the `nodes` that
+    /// `at` names, in order (a round on some of them).
+    pub fn note_failed(&mut self, nodes: &[Node], at: impl IntoIterator<Item = usize>, answers: &[Vote]) {
+        for (i, vote) in at.into_iter().zip(answers) {
+            if let (Some(node), Vote::Failed(e)) = (nodes.get(i), vote) {
+                self.note(node, i, e);
+            }
+        }
     }
 
     /// Leaves out `node` (the `i`-th) after its step failed with `e`, when

@@ -98,11 +98,7 @@ impl Lease<'_> {
                 };
                 // (A give-back that may run late would take what a later round got.)
                 let at = (0..self.nodes.len()).filter(|&i| round.votes[i] == Vote::Yes);
-                for (i, vote) in at.zip(back) {
-                    if let Vote::Failed(e) = vote {
-                        gone.note(&self.nodes[i], i, &e);
-                    }
-                }
+                gone.note_failed(self.nodes, at, &back);
             }
             if !in_doubt.is_empty() && self.hand_on {
                 // (Where the leave is refused, an ACL that allows the lock

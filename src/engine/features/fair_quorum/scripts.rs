@@ -75,10 +75,9 @@ if not typed(w, 'list') then return redis.error_reply('WRONGTYPE a wake-up list 
 /// here after a later ticket's), that waiter is woken (`l`): it may be
 /// blocked here for a grant that is now ours, while holding, unknown to it,
 /// grants elsewhere that a look of its would hand on to us. Then `K` free
-/// with us as the live head, or `K` ours (a
-/// grant or our part of a round that failed) with nobody live ahead: ours
-/// for `ttl`, out of the queue, 1. `K` ours with a lower ticket live: handed
-/// to it, 0. Held by another: marked (its release hands on), and 2 when we
+/// with us as the live head, or `K` ours (a grant or our part of a round
+/// that failed) with nobody live ahead: ours for `ttl`, out of the queue, 1.
+/// `K` ours with a lower ticket live: handed to it, 0. Held by another: marked (its release hands on), and 2 when we
 /// are the live head (that release grants it to us: a waiter blocks where it
 /// will be woken), else 0.
 pub static TAKE: Script = Script::new(concat!(
