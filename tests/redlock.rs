@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use common::{Proxied, Proxy, Redis};
 use redis_lock::engine::net::conn::Limits;
+use redis_lock::engine::features::fair_quorum;
+use redis_lock::engine::features::gone::Gone;
 use redis_lock::engine::features::lease::{Lease, Patience};
 use redis_lock::engine::features::token::new_token;
 use redis_lock::engine::round::quorum::{drift_ms, Outcome};
@@ -267,4 +269,38 @@ fn a_later_attempt_counts_no_master_where_an_earlier_one_may_still_run() {
     assert!(servers.iter().all(|r| r.get(b"k").is_none()));
     let call = Lease::new(&nodes, b"k", &token).try_acquire(10_000, &limits());
     assert!(call.held() && !call.votes.iter().any(|v| matches!(v, Vote::Failed(_))), "{:?}", call.votes);
+}
+
+#[test]
+fn a_master_that_always_answers_last_gets_the_queues_script_back() {
+    // A look is decided by the masters that answer first. One that lacks the
+    // look's script (a fresh server, a restart, SCRIPT FLUSH) and whose
+    // answer always comes after the others' (here a proxy delays it 50 ms)
+    // says NOSCRIPT when nobody reads it any more. The next look sends the
+    // script as text, so that master still keeps our place in its queue.
+    let servers: Vec<Redis> = (0..3).map(|_| Redis::start()).collect();
+    let proxy = Proxy::start(servers[1].port);
+    let timeout = Duration::from_millis(500);
+    let nodes = vec![servers[0].node(timeout), Node { server: proxy.server(), timeout, connect: timeout }, servers[2].node(timeout)];
+    for r in &servers {
+        r.try_cmd(&["SET", "k", "foreign", "PX", "60000"]).unwrap();
+    }
+    proxy.set_delay(Duration::from_millis(50));
+    let token = new_token("");
+    let deadline = Instant::now() + Duration::from_millis(800);
+    let outcome = fair_quorum::acquire(&nodes, b"k", &token, 10_000, deadline, Duration::from_millis(100), &mut Gone::default(), &limits());
+    assert_eq!(outcome, Ok(Outcome::Refused));
+
+    let info = |r: &Redis, section: &str| -> String { redis::from_redis_value(r.try_cmd(&["INFO", section]).unwrap()).unwrap() };
+    let count = |text: &str, prefix: &str| -> u64 {
+        text.lines().find_map(|l| l.strip_prefix(prefix)).and_then(|rest| rest.split([',', '=']).nth(1)).and_then(|n| n.parse().ok()).unwrap_or(0)
+    };
+    let b = &servers[1];
+    assert!(count(&info(b, "errorstats"), "errorstat_NOSCRIPT:") >= 1, "B said NOSCRIPT: {}", info(b, "errorstats"));
+    // Each look adds us to the queue's two sorted sets: B ran looks too.
+    assert!(eventually(|| count(&info(b, "commandstats"), "cmdstat_zadd:") >= 2), "{}", info(b, "commandstats"));
+    // The call left every queue: only the other owner's key is left.
+    for r in &servers {
+        assert!(eventually(|| r.dbsize() == 1), "keys left on {}", r.port);
+    }
 }

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::dial::Stream;
+use crate::engine::protocol::errors::ErrorKind;
 use crate::engine::protocol::resp::{Cursor, Reply, MAX_ARRAY, MAX_REPLY};
 use crate::engine::protocol::server_info::Caps;
 
@@ -73,6 +74,11 @@ pub struct Conn {
     pub info_asked: bool,
     /// The native commands the server has, once its `INFO server` is in.
     pub caps: Option<Caps>,
+    /// An answer nobody waited for was NOSCRIPT: the server lost our
+    /// scripts (a restart, `SCRIPT FLUSH`). The next use sends its scripts
+    /// as text, which loads them again; else a server that always answers
+    /// after the round is decided would never get them back.
+    pub lost_scripts: bool,
 }
 
 const READ_CHUNK: usize = 4096;
@@ -91,6 +97,7 @@ impl Conn {
             identity: None,
             info_asked: false,
             caps: None,
+            lost_scripts: false,
         }
     }
 
@@ -250,6 +257,13 @@ impl Conn {
         }
     }
 
+    /// Notes what an answer nobody waits for says of the server.
+    pub fn skipped(&mut self, reply: &Reply) {
+        if matches!(reply, Reply::Error(msg) if ErrorKind::of(msg) == ErrorKind::NoScript) {
+            self.lost_scripts = true;
+        }
+    }
+
     /// Before reuse of a pooled connection: reads what arrived while it was
     /// idle, skipping the answers it still owed. Whether it can carry a new
     /// command: not if the server closed it or sent something unasked.
@@ -260,7 +274,7 @@ impl Conn {
         }
         loop {
             match self.next_reply() {
-                Ok(Some((Expect::Skip, _))) => continue,
+                Ok(Some((Expect::Skip, reply))) => self.skipped(&reply),
                 Ok(Some(_)) | Err(_) => return false,
                 Ok(None) => return true,
             }

@@ -30,7 +30,7 @@ impl Leg<'_> {
                 }
             };
             match expect {
-                Expect::Skip => {}
+                Expect::Skip => conn.skipped(&reply),
                 Expect::Identity => {
                     // A server that refuses us altogether answers this first
                     // question with the reason (maxclients reached, LOADING,

@@ -154,12 +154,18 @@ impl<'a> Leg<'a> {
             conn.push(b"*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n", Expect::Identity);
             conn.info_asked = true;
         }
+        let as_text = conn.lost_scripts;
         for (i, req) in self.job.reqs.iter().enumerate() {
             if self.votes[i].is_none() {
                 // A script goes as the native command that stands in for it
                 // where the server is known to have it.
                 if let (Form::Sha, Some(native)) = (self.forms[i], conn.caps.and_then(|caps| req.native(caps))) {
                     self.forms[i] = Form::Native(native);
+                }
+                // (A NOSCRIPT nobody waited for: as text, which loads it.)
+                if self.forms[i] == Form::Sha && as_text {
+                    self.forms[i] = Form::Eval;
+                    conn.lost_scripts = false;
                 }
                 ctx.push_answer(&mut conn, i, *req, self.forms[i], self.asking);
             }
