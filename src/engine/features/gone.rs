@@ -42,6 +42,11 @@ impl Gone {
         }
     }
 
+    /// Whether the `i`-th node is left out.
+    pub fn is_out(&self, i: usize) -> bool {
+        self.0.get(i).is_some_and(Option::is_some)
+    }
+
     /// A round of `req` on the nodes that `only` picks and that are not
     /// left out; the votes in `nodes`' order: a failed vote for each one
     /// left out, `Unanswered` for one not picked.

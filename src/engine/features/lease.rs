@@ -78,10 +78,13 @@ impl Lease<'_> {
         // not waited for: our yes votes meanwhile hold up everybody.)
         let until = Until::Look(quorum(self.nodes.len()));
         let mut gone = self.gone.take();
+        // (A node left out by an earlier attempt was sent nothing now: its
+        // failed vote is that attempt's.)
+        let sent: Vec<bool> = (0..self.nodes.len()).map(|i| !gone.is_out(i)).collect();
         let round = self.confirm(op, ttl_ms, limits, until, Some(&mut gone));
         if !matches!(round.outcome, Outcome::Confirmed { .. }) {
             let pick = |wanted: fn(&Vote) -> bool| -> Vec<Node> {
-                self.nodes.iter().zip(&round.votes).filter(|(_, v)| wanted(v)).map(|(n, _)| n.clone()).collect()
+                (0..self.nodes.len()).filter(|&i| sent[i] && wanted(&round.votes[i])).map(|i| self.nodes[i].clone()).collect()
             };
             let said_yes = pick(|v| *v == Vote::Yes);
             let in_doubt = pick(|v| match v {
