@@ -12,21 +12,6 @@ use redis_lock::engine::features::token::new_token;
 use redis_lock::engine::net::conn::Limits;
 use redis_lock::engine::round::quorum::Outcome;
 
-/// How often the server ran `command` (INFO commandstats; a script's own
-/// commands included).
-fn calls(redis: &Redis, command: &str) -> u64 {
-    let info = match redis.try_cmd(&["INFO", "commandstats"]) {
-        Ok(redis::Value::BulkString(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
-        Ok(redis::Value::VerbatimString { text, .. }) => text,
-        other => panic!("INFO commandstats: {other:?}"),
-    };
-    let prefix = format!("cmdstat_{command}:calls=");
-    info.lines()
-        .find_map(|line| line.strip_prefix(&prefix))
-        .and_then(|rest| rest.split(',').next())
-        .map_or(0, |n| n.parse().expect("a count"))
-}
-
 #[test]
 fn a_waiter_keeps_its_place_when_its_blocking_pop_ends_at_a_tick() {
     // hz 1: a 10 ms pop is answered up to 1 s later, well past a 0.3 s
@@ -50,8 +35,8 @@ fn a_waiter_keeps_its_place_when_its_blocking_pop_ends_at_a_tick() {
 
     assert_eq!(outcome, Outcome::Refused, "the wait ends at its deadline as a plain refusal");
     assert!(waited >= Duration::from_millis(2500) && waited < Duration::from_millis(4000), "waited {waited:?}");
-    assert!(calls(&redis, "blpop") >= 2, "it looked again after a tick: {} pops", calls(&redis, "blpop"));
-    assert_eq!(calls(&redis, "rpush"), 1, "it joined the queue once");
-    assert_eq!(calls(&redis, "zrem"), 1, "it gave its place up once, at the deadline");
+    assert!(redis.calls("blpop") >= 2, "it looked again after a tick: {} pops", redis.calls("blpop"));
+    assert_eq!(redis.calls("rpush"), 1, "it joined the queue once");
+    assert_eq!(redis.calls("zrem"), 1, "it gave its place up once, at the deadline");
     assert_eq!(redis.get(b"lock:held").as_deref(), Some(holder.as_bytes()));
 }

@@ -163,8 +163,7 @@ fn retries_follow_retry_count_and_delay() {
     // Two pauses of 100..200 ms each, none after the last attempt.
     assert!(took >= Duration::from_millis(200) && took < Duration::from_millis(550), "{took:?}");
     for r in &servers {
-        let stats = format!("{:?}", r.try_cmd(&["INFO", "commandstats"]).unwrap());
-        assert!(stats.contains("cmdstat_set:calls=3,"), "three attempts: {stats}");
+        assert_eq!(r.calls("set"), 3, "three attempts");
         assert_eq!(r.get(b"taken"), Some(b"foreign".to_vec()));
     }
 }
@@ -291,14 +290,10 @@ fn a_master_that_always_answers_last_gets_the_queues_script_back() {
     let outcome = fair_quorum::acquire(&nodes, b"k", &token, 10_000, deadline, Duration::from_millis(100), &mut Gone::default(), &limits());
     assert_eq!(outcome, Ok(Outcome::Refused));
 
-    let info = |r: &Redis, section: &str| -> String { redis::from_redis_value(r.try_cmd(&["INFO", section]).unwrap()).unwrap() };
-    let count = |text: &str, prefix: &str| -> u64 {
-        text.lines().find_map(|l| l.strip_prefix(prefix)).and_then(|rest| rest.split([',', '=']).nth(1)).and_then(|n| n.parse().ok()).unwrap_or(0)
-    };
     let b = &servers[1];
-    assert!(count(&info(b, "errorstats"), "errorstat_NOSCRIPT:") >= 1, "B said NOSCRIPT: {}", info(b, "errorstats"));
+    assert!(b.errors("NOSCRIPT") >= 1, "B said NOSCRIPT: {}", b.info("errorstats"));
     // Each look adds us to the queue's two sorted sets: B ran looks too.
-    assert!(eventually(|| count(&info(b, "commandstats"), "cmdstat_zadd:") >= 2), "{}", info(b, "commandstats"));
+    assert!(eventually(|| b.calls("zadd") >= 2), "{}", b.info("commandstats"));
     // The call left every queue: only the other owner's key is left.
     for r in &servers {
         assert!(eventually(|| r.dbsize() == 1), "keys left on {}", r.port);

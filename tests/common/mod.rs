@@ -123,6 +123,26 @@ impl Redis {
         redis::cmd("PTTL").arg(key).query(&mut con).expect("PTTL")
     }
 
+    /// A section of `INFO`, as text.
+    pub fn info(&self, section: &str) -> String {
+        match self.try_cmd(&["INFO", section]) {
+            Ok(redis::Value::BulkString(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
+            Ok(redis::Value::VerbatimString { text, .. }) => text,
+            other => panic!("INFO {section}: {other:?}"),
+        }
+    }
+
+    /// How often the server ran `command` (INFO commandstats; a script's own
+    /// commands included).
+    pub fn calls(&self, command: &str) -> u64 {
+        count(&self.info("commandstats"), &format!("cmdstat_{command}:calls="))
+    }
+
+    /// How many error replies of `kind` (`NOSCRIPT`) it sent (INFO errorstats).
+    pub fn errors(&self, kind: &str) -> u64 {
+        count(&self.info("errorstats"), &format!("errorstat_{kind}:count="))
+    }
+
     pub fn dbsize(&self) -> i64 {
         let mut con = self.client().expect("connect");
         redis::cmd("DBSIZE").query(&mut con).expect("DBSIZE")
@@ -150,6 +170,11 @@ impl Redis {
             thread::sleep(Duration::from_millis(50));
         }
     }
+}
+
+/// The number after `prefix` on its line of an INFO section (0 when absent).
+fn count(info: &str, prefix: &str) -> u64 {
+    info.lines().find_map(|line| line.strip_prefix(prefix)).and_then(|rest| rest.split(',').next()).map_or(0, |n| n.parse().expect("a count"))
 }
 
 impl Drop for Redis {

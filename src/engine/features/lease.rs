@@ -83,25 +83,24 @@ impl Lease<'_> {
         let sent: Vec<bool> = (0..self.nodes.len()).map(|i| !gone.is_out(i)).collect();
         let round = self.confirm(op, ttl_ms, limits, until, Some(&mut gone));
         if !matches!(round.outcome, Outcome::Confirmed { .. }) {
-            let pick = |wanted: fn(&Vote) -> bool| -> Vec<Node> {
-                (0..self.nodes.len()).filter(|&i| sent[i] && wanted(&round.votes[i])).map(|i| self.nodes[i].clone()).collect()
-            };
+            let pick = |wanted: fn(&Vote) -> bool| -> Vec<usize> { (0..self.nodes.len()).filter(|&i| sent[i] && wanted(&round.votes[i])).collect() };
+            let nodes_at = |at: &[usize]| -> Vec<Node> { at.iter().map(|&i| self.nodes[i].clone()).collect() };
             let said_yes = pick(|v| *v == Vote::Yes);
-            let in_doubt = pick(|v| match v {
+            let in_doubt = nodes_at(&pick(|v| match v {
                 Vote::Unanswered => true,
                 // An alias's SET may be the one that ran on its server.
                 Vote::Failed(e) => matches!(e.cause, Cause::Io(_) | Cause::Protocol(_) | Cause::SameServer(_)),
                 _ => false,
-            });
+            }));
             let release = self.request(Op::Release);
             if !said_yes.is_empty() {
+                let yes = nodes_at(&said_yes);
                 let (back, _) = match self.hand_on {
-                    true => fair_quorum::give_back(&said_yes, self.key, self.token, limits, Until::All),
-                    false => fan_out(&said_yes, &release, limits, Until::All),
+                    true => fair_quorum::give_back(&yes, self.key, self.token, limits, Until::All),
+                    false => fan_out(&yes, &release, limits, Until::All),
                 };
                 // (A give-back that may run late would take what a later round got.)
-                let at = (0..self.nodes.len()).filter(|&i| round.votes[i] == Vote::Yes);
-                gone.note_failed(self.nodes, at, &back);
+                gone.note_failed(self.nodes, said_yes, &back);
             }
             if !in_doubt.is_empty() && self.hand_on {
                 // (Where the leave is refused, an ACL that allows the lock
