@@ -19,6 +19,10 @@ pub enum Cause {
     Reply { kind: ErrorKind, text: String },
     /// The server answered something this client does not understand.
     Protocol(String),
+    /// An answer owed to an earlier step, read before this one was sent,
+    /// made no sense: this step was not sent, and the earlier ones may
+    /// still run.
+    Garbled(String),
     /// The node is the same Redis server as an earlier one (it may not vote twice).
     SameServer(String),
     /// The host asked for control back (PHP's time limit fired).
@@ -117,6 +121,7 @@ impl fmt::Display for Cause {
             Cause::SlotUnstable { retries, last } => write!(f, "still told to try again after {retries} retries ({last})"),
             Cause::Reply { text, .. } => write!(f, "error reply: {text}"),
             Cause::Protocol(e) => write!(f, "protocol error: {e}; connection dropped"),
+            Cause::Garbled(e) => write!(f, "protocol error in the answer to an earlier command: {e}; connection dropped"),
             Cause::SameServer(other) => write!(f, "same Redis server as {other} (not counted twice)"),
             Cause::Interrupted => f.write_str(INTERRUPTED),
             Cause::OutlivedByWait { waited } => write!(

@@ -76,7 +76,7 @@ impl Gone {
     /// Leaves out `node` (the `i`-th) after its step failed with `e`, when
     /// that step may still run late.
     pub fn note(&mut self, node: &Node, i: usize, e: &NodeError) {
-        if !matches!(e.cause, Cause::Timeout(_) | Cause::Protocol(_)) {
+        if !matches!(e.cause, Cause::Timeout(_) | Cause::Protocol(_) | Cause::Garbled(_)) {
             return;
         }
         if self.0.len() <= i {

@@ -44,6 +44,21 @@ pub enum Expect {
     Skip,
 }
 
+/// What a pooled connection is fit for once `settle` read what came while
+/// it was idle.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// It can carry a new command.
+    Usable,
+    /// The server closed it, or sent something nobody asked for: a new one
+    /// is dialed.
+    Unusable,
+    /// An answer it still owed made no sense: what was sent behind it may
+    /// yet run on that server, so the server counts as failed for this step
+    /// (`Cause::Garbled`), as if the garbled answer had come in the round.
+    Garbled(String),
+}
+
 /// How reading went.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Fill {
@@ -265,18 +280,19 @@ impl Conn {
     }
 
     /// Before reuse of a pooled connection: reads what arrived while it was
-    /// idle, skipping the answers it still owed. Whether it can carry a new
-    /// command: not if the server closed it or sent something unasked.
-    pub fn settle(&mut self) -> bool {
+    /// idle, skipping the answers it still owed.
+    pub fn settle(&mut self) -> Settled {
         match self.fill() {
-            Ok(Fill::Closed) | Err(_) => return false,
+            Ok(Fill::Closed) | Err(_) => return Settled::Unusable,
             Ok(_) => {}
         }
         loop {
+            let owed = !self.expect.is_empty();
             match self.next_reply() {
                 Ok(Some((Expect::Skip, reply))) => self.skipped(&reply),
-                Ok(Some(_)) | Err(_) => return false,
-                Ok(None) => return true,
+                Err(why) if owed => return Settled::Garbled(why),
+                Ok(Some(_)) | Err(_) => return Settled::Unusable,
+                Ok(None) => return Settled::Usable,
             }
         }
     }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::ctx::Ctx;
 use super::leg::{Leg, State};
 use crate::engine::error::{Broken, Cause};
-use crate::engine::net::conn::Conn;
+use crate::engine::net::conn::{Conn, Settled};
 use crate::engine::net::dial::{self, Dial, Dialer, Interest};
 use crate::engine::net::{caps, down, login, pool};
 
@@ -29,10 +29,15 @@ impl Leg<'_> {
                 ctx.resolver.forget(&self.job.node.server);
                 return self.fail(Cause::Timeout(self.job.node.timeout));
             }
-            if conn.settle() {
-                self.reused = true;
-                self.behind = conn.owed().next().is_some();
-                return self.send(conn, ctx);
+            match conn.settle() {
+                Settled::Usable => {
+                    self.reused = true;
+                    self.behind = conn.owed().next().is_some();
+                    return self.send(conn, ctx);
+                }
+                // (Nothing of this step was sent: not in doubt.)
+                Settled::Garbled(why) => return self.fail(Cause::Garbled(why)),
+                Settled::Unusable => {}
             }
         }
         if self.bound() {

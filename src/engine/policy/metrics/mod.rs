@@ -151,7 +151,7 @@ fn error_kind(cause: &Cause) -> usize {
         Cause::Timeout(_) => 2,
         Cause::Io(_) => 3,
         Cause::Reply { .. } => 4,
-        Cause::Protocol(_) => 5,
+        Cause::Protocol(_) | Cause::Garbled(_) => 5,
         Cause::SameServer(_) => 6,
         Cause::Interrupted => 7,
         Cause::Unresolved(_) => 8,
