@@ -28,7 +28,8 @@ $r2 = rl_timed(fn () => (new RedLock($dsns, 0, 1))->lock('job', 10000))[0];
 echo "with passwords: ", rl_show($r2) === rl_show($r) ? 'the same message' : rl_mask_ports(rl_show($r2), $s), "\n";
 // Three attempts (every one is a SET on each live node), two pauses of 25..50 ms.
 printf("0.05 s <= time < 2 s: %s\n", var_export($secs >= 0.05 && $secs < 2, true));
-echo "attempts seen by the live nodes: ", $s[1]->calls('set'), ' ', $s[3]->calls('set'), " (3 + 1)\n";
+// (A round decided by the dead may end before the live nodes ran their SET.)
+echo "attempts seen by the live nodes: ", rl_eventually(fn () => $s[1]->calls('set') . ' ' . $s[3]->calls('set'), '4 4'), " (3 + 1)\n";
 echo "job on the nodes: ", rl_eventually(fn () => rl_holders($s, 'job'), 'down - down - down'), "\n";
 
 // The older lock: only 2 of 5 can be asked, which decides nothing: an exception, not false.
