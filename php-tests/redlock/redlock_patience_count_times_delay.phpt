@@ -62,27 +62,30 @@ $pid = rl_fork(function () use ($s, $freedAt, $parent) {
     };
     // Every thread of the parent stopped (its rounds may write from more than one).
     $stopped = fn () => array_unique(array_map(fn ($f) => preg_match('/\) (\S)/', (string) @file_get_contents($f), $m) ? $m[1] : '?', glob("/proc/$parent/task/*/stat"))) === ['T'];
-    for ($tries = 0; ; $tries++) {
-        if ($tries === 20 || !rl_eventually($between, true, 5.0)) {
-            return 1;
+    try {
+        for ($tries = 0; ; $tries++) {
+            if ($tries === 20 || !rl_eventually($between, true, 5.0)) {
+                return 1;
+            }
+            rl_signal($parent, SIGSTOP);
+            if (!rl_eventually($stopped, true, 2.0)) {
+                return 2;
+            }
+            if ($between()) {
+                break; // (else its pop ended meanwhile: let it look again)
+            }
+            rl_signal($parent, SIGCONT);
         }
-        rl_signal($parent, SIGSTOP);
-        if (!rl_eventually($stopped, true, 2.0)) {
-            return 2;
+        file_put_contents($freedAt, sprintf('%.6f', rl_now()));
+        foreach ($cs as $c) {
+            $c->send(['DEL', 'busy']);
         }
-        if ($between()) {
-            break; // (else its pop ended meanwhile: let it look again)
+        foreach ($cs as $c) {
+            $c->read();
         }
-        rl_signal($parent, SIGCONT);
+    } finally {
+        rl_signal($parent, SIGCONT); // (never left stopped, whatever happened here)
     }
-    file_put_contents($freedAt, sprintf('%.6f', rl_now()));
-    foreach ($cs as $c) {
-        $c->send(['DEL', 'busy']);
-    }
-    foreach ($cs as $c) {
-        $c->read();
-    }
-    rl_signal($parent, SIGCONT);
     return 0;
 });
 [$r, $secs] = rl_timed(fn () => $rl->lock('busy', 10000));
