@@ -60,8 +60,9 @@ $pid = rl_fork(function () use ($s, $freedAt, $parent) {
         $zadds = $count('commandstats', '/^cmdstat_zadd:calls=(\d+)/m');
         return array_sum($count('clients', '/^blocked_clients:(\d+)/m')) === 1 && min($zadds) >= 2 && count(array_unique($zadds)) === 1;
     };
-    // Every thread of the parent stopped (its rounds may write from more than one).
-    $stopped = fn () => array_unique(array_map(fn ($f) => preg_match('/\) (\S)/', (string) @file_get_contents($f), $m) ? $m[1] : '?', glob("/proc/$parent/task/*/stat"))) === ['T'];
+    // Every thread of the parent stopped (its rounds may write from more than
+    // one): the state follows the last ')' of each stat (a name may hold one).
+    $stopped = fn () => array_unique(array_map(fn ($f) => preg_match('/^.*\) (\S) /s', (string) @file_get_contents($f), $m) ? $m[1] : '?', glob("/proc/$parent/task/*/stat"))) === ['T'];
     try {
         for ($tries = 0; ; $tries++) {
             if ($tries === 20 || !rl_eventually($between, true, 5.0)) {
