@@ -1,5 +1,5 @@
 --TEST--
-Native commands where the server has them (learned from INFO server once per connection): an uncontended RedisMutexLock release and a RedLock unlock are one DELIFEQ (Valkey 9.0+) or DELEX IFEQ (Redis 8.4+), an extend one SET IFEQ PX (Valkey 8.1+, Redis 8.4+), counted in INFO commandstats; elsewhere the scripts. A waiter's mark on the holder's value sends the release on as the hand-off script (the waiter is woken, not left to poll), and extend, owner() and inspect() see through it. A native command the server refuses (renamed away, or denied by an ACL) falls back to the script on the same call
+Native commands where the server has them (learned from INFO server once per connection): an uncontended RedisMutexLock release and a RedLock unlock are one DELIFEQ (Valkey 9.0+) or DELEX IFEQ (Redis 8.4+), an extend one SET IFEQ PX (Valkey 8.1+, Redis 8.4+), counted in INFO commandstats; elsewhere the scripts. A waiter's mark on the holder's value sends the release on as the hand-off script (the waiter is woken, not left to poll), and extend, owner() and inspect() see through it; a RedLock lock taken in the queue sends its unlock as that script at once. A native command the server refuses (renamed away, or denied by an ACL) falls back to the script on the same call
 --SKIPIF--
 <?php if (!function_exists('pcntl_fork')) die('skip pcntl needed'); ?>
 --FILE--
@@ -110,6 +110,43 @@ echo "redlock: ", var_export(is_array($lock) && is_array($ext), true), ", gone: 
         ($nativeRelease ? $d[$nativeRelease] === 1 : $natives($d) === 0) && ($setIfEq ? $d['set'] === 2 : $d['set'] === 1)
         && ($nativeRelease && $setIfEq ? $scripts($d) === 0 : $scripts($d) >= 1), true), "\n";
 
+// 4b. A RedLock lock taken in the queue, with another waiter behind it: its
+// unlock goes straight to the hand-off script (a native delete would only be
+// refused by that waiter's mark, one round trip more on every contended unlock).
+$held = $rl->lock('g', 10000);
+$queued = fn () => (int) $r->cmd('ZCARD', '{g}:rq');
+$waiter = function (string $name) use ($r, $book): int {
+    $book->reconnect(); // a connection of its own, not the parent's
+    $rl = new RedLock([['127.0.0.1', $r->port, 0.5]], 200, 50); // 10 s of patience
+    $lock = $rl->lock('g', 10000);
+    if (!is_array($lock)) {
+        return 1;
+    }
+    $book->cmd('SET', "$name:held", '1');
+    $deadline = microtime(true) + 5;
+    while ($book->cmd('GET', "$name:go") === null && microtime(true) < $deadline) {
+        usleep(2000);
+    }
+    $unlocked = $rl->unlock($lock);
+    $book->cmd('SET', "$name:done", '1');
+    return $unlocked ? 0 : 2;
+};
+$b = rl_fork(fn () => $waiter('b'));
+echo "redlock waiter b queued: ", rl_eventually($queued, 1, 5.0), "\n";
+$c = rl_fork(fn () => $waiter('c'));
+echo "redlock waiter c queued: ", rl_eventually($queued, 2, 5.0), "\n";
+echo "holder's unlock: ", var_export($rl->unlock($held), true);
+echo ", b holds with c queued behind: ", var_export(rl_eventually(fn () => $book->cmd('GET', 'b:held'), '1', 5.0) === '1' && $queued() === 1, true), "\n";
+$before = $count($r);
+$book->cmd('SET', 'b:go', '1');
+$unlocked = rl_eventually(fn () => $book->cmd('GET', 'b:done'), '1', 5.0) === '1';
+$d = $delta($before, $count($r));
+echo "  b's unlock: ", var_export($unlocked, true), ", no native delete, the hand-off script: ",
+    var_export($natives($d) === 0 && $scripts($d) >= 1, true), ", c handed the lock: ",
+    var_export(rl_eventually(fn () => $book->cmd('GET', 'c:held'), '1', 5.0) === '1', true), "\n";
+$book->cmd('SET', 'c:go', '1');
+echo "  children: ", rl_wait($b), ' ', rl_wait($c), ", nothing left: ", rl_eventually(fn () => json_encode($r->keys()), '[]', 2.0), "\n";
+
 // 5. A native the server refuses: renamed away, or denied by an ACL.
 $variants = ['renamed' => null, 'acl' => null];
 if ($nativeRelease !== null) {
@@ -142,5 +179,10 @@ waiter queued: value marked: true, owner() without the mark: true
   nothing left: []
 owner token with a waiter queued: value unchanged: true, released to the waiter: true, child: 0
 redlock: true, gone: true, natives as the server has them: true
+redlock waiter b queued: 1
+redlock waiter c queued: 2
+holder's unlock: true, b holds with c queued behind: true
+  b's unlock: true, no native delete, the hand-off script: true, c handed the lock: true
+  children: 0 0, nothing left: []
 native renamed: releases true, gone: true, by script after the refusal: true
 native acl: releases true, gone: true, by script after the refusal: true

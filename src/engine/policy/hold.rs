@@ -223,7 +223,9 @@ pub fn release(handle: &Handle, lock: &Held, limits: &Limits) -> Result<Outcome,
         }
         return Ok(outcome);
     }
-    let outcome = let_go(lock, limits);
+    // As registered: what its taking learned (a RedLock's queue) the
+    // caller's lock array does not carry.
+    let outcome = entry.as_ref().map_or(&lock.kind, |held| &held.kind).ops().release(&lock.target(), limits);
     if let Some(held) = &entry {
         metrics::released(&held.kind, &held.key, held.taken, &outcome);
     }

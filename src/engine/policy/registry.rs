@@ -62,7 +62,7 @@ impl Held {
 
     /// A RedLock lock on `key`, over N independent nodes.
     pub fn quorum(nodes: Vec<Node>, key: Vec<u8>, token: String) -> Self {
-        Held::new(nodes, key, token, Kind::Quorum)
+        Held::new(nodes, key, token, Kind::Quorum(Default::default()))
     }
 
     /// Taken for an owner token of the caller's (the framework adapters):
@@ -284,7 +284,7 @@ mod tests {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
     fn held(key: &str, expires: Instant) -> Held {
-        Held { expires, ..Held::new(vec![], key.into(), key.into(), Kind::Quorum) }
+        Held { expires, ..Held::new(vec![], key.into(), key.into(), Kind::Quorum(Default::default())) }
     }
 
     #[test]

@@ -297,7 +297,7 @@ mod tests {
     fn entry(ttl_ms: i64, max_hold: Option<Duration>) -> Entry {
         let now = Instant::now();
         let renewal =
-            Renewal { nodes: vec![], key: b"k".to_vec(), token: "t".into(), ttl_ms, limits: Limits::default(), max_hold, replicas: None, kind: Kind::Quorum };
+            Renewal { nodes: vec![], key: b"k".to_vec(), token: "t".into(), ttl_ms, limits: Limits::default(), max_hold, replicas: None, kind: Kind::Quorum(Default::default()) };
         let ttl = Duration::from_millis(ttl_ms as u64);
         Entry { id: 1, renewal, taken: now, due: now + ttl / 3, good_until: now + ttl, lost: None, failing: vec![] }
     }

@@ -120,10 +120,11 @@ pub fn acquire(nodes: &[Node], key: &[u8], token: &str, ttl_ms: i64, deadline: I
 }
 
 /// The unlock on `nodes`: our lock goes to the first live waiter where
-/// others wait (a waiter blocked there wakes at once). The votes in
-/// `nodes`' order: yes where it was ours.
-pub fn release(nodes: &[Node], key: &[u8], token: &str, limits: &Limits, until: Until) -> (Vec<Vote>, Instant) {
-    hand_on(Op::Release, nodes, key, token, limits, until)
+/// others wait (a waiter blocked there wakes at once). `waiters`: the lock
+/// came through the queue (see `Op::Release`). The votes in `nodes`'
+/// order: yes where it was ours.
+pub fn release(nodes: &[Node], key: &[u8], token: &str, waiters: bool, limits: &Limits, until: Until) -> (Vec<Vote>, Instant) {
+    hand_on(Op::Release { waiters }, nodes, key, token, limits, until)
 }
 
 /// What a failed round got on `nodes` goes to the first live waiter there,
@@ -138,7 +139,7 @@ pub fn give_back(nodes: &[Node], key: &[u8], token: &str, limits: &Limits, until
 /// allows the lock key only), the plain owner-checked delete there.
 fn hand_on(op: Op, nodes: &[Node], key: &[u8], token: &str, limits: &Limits, until: Until) -> (Vec<Vote>, Instant) {
     let base = Base::of(key);
-    let (mut votes, ended) = fan_out(nodes, &Step { op, ..release_step(key, &base, token) }, limits, until);
+    let (mut votes, ended) = fan_out(nodes, &Step { op, ..release_step(key, &base, token, false) }, limits, until);
     let single: Vec<usize> = (0..votes.len()).filter(|&i| matches!(&votes[i], Vote::Failed(e) if single_key_only(&e.cause))).collect();
     if !single.is_empty() {
         let nodes: Vec<Node> = single.iter().map(|&i| nodes[i].clone()).collect();
@@ -150,8 +151,8 @@ fn hand_on(op: Op, nodes: &[Node], key: &[u8], token: &str, limits: &Limits, unt
 
 /// Releases our lock on every master, handing it to the first live waiter
 /// where others wait: confirmed when a majority said it was ours.
-pub fn release_step<'a>(key: &'a [u8], base: &'a Base<'a>, token: &'a str) -> Step<'a> {
-    Step { op: Op::Release, key, base, token, grant: GRANT }
+pub fn release_step<'a>(key: &'a [u8], base: &'a Base<'a>, token: &'a str, waiters: bool) -> Step<'a> {
+    Step { op: Op::Release { waiters }, key, base, token, grant: GRANT }
 }
 
 /// The ticket a waiter carries to every master: its token's `since` (the

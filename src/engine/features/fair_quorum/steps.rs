@@ -22,8 +22,10 @@ pub enum Op {
     Leave,
     /// `BLPOP` on our wake-up list.
     Wait { timeout_ms: i64 },
-    /// The unlock (a yes: it was ours).
-    Release,
+    /// The unlock (a yes: it was ours). `waiters`: others are likely to
+    /// wait (the hold came through the queue), so the hand-off script goes
+    /// at once, not after a native delete that their mark would refuse.
+    Release { waiters: bool },
 }
 
 /// A step of `token` in the queue of `key` (whose keys `base` spells).
@@ -53,7 +55,7 @@ impl Request for Step<'_> {
     /// delete, which a waiter's mark turns into the script.
     fn native(&self, caps: Caps) -> Option<Native> {
         match self.op {
-            Op::Release if is_lock_token(self.token) => release_native(caps),
+            Op::Release { waiters: false } if is_lock_token(self.token) => release_native(caps),
             _ => None,
         }
     }
@@ -123,7 +125,7 @@ impl Request for Step<'_> {
                 script_call(out, &YIELD, form, &keys, &args);
             }
             Op::Leave => script_call(out, &LEAVE, form, &keys, &[me, grant]),
-            Op::Release => script_call(out, &RELEASE, form, &keys, &[me, grant]),
+            Op::Release { .. } => script_call(out, &RELEASE, form, &keys, &[me, grant]),
             Op::Wait { timeout_ms } => {
                 let secs = format!("{}.{:03}", timeout_ms / 1000, timeout_ms % 1000);
                 resp_pieces(out, &[&[b"BLPOP"], &w, &[secs.as_bytes()]]);
@@ -161,7 +163,7 @@ mod tests {
         assert_eq!(take.classify(Form::Sha, &Reply::Int(2)), Verdict::Data);
         assert!(matches!(take.classify(Form::Sha, &Reply::Int(3)), Verdict::Malformed(_)));
         // A look is never sent twice; the unlock, a late one's leave, are.
-        assert!(!take.must_run() && step(Op::Release).must_run());
+        assert!(!take.must_run() && step(Op::Release { waiters: false }).must_run());
         let mut out = Vec::new();
         assert!(take.cleanup(&mut out) && out.starts_with(b"*9\r\n$4\r\nEVAL"));
     }
@@ -169,9 +171,11 @@ mod tests {
     #[test]
     fn the_unlock_is_native_where_nobody_waits() {
         let caps = Caps::NONE.with(Native::DelIfEq);
-        let release = Step { token: "0123456789abcdef0123456789abcdef:h:1:2", ..step(Op::Release) };
+        let release = Step { token: "0123456789abcdef0123456789abcdef:h:1:2", ..step(Op::Release { waiters: false }) };
         assert_eq!(release.native(caps), Some(Native::DelIfEq));
         assert_eq!(release.classify(Form::Native(Native::DelIfEq), &Reply::Int(0)), Verdict::Again);
-        assert_eq!(step(Op::Release).native(caps), None); // not a lock token: never marked, the script
+        assert_eq!(step(Op::Release { waiters: false }).native(caps), None); // not a lock token: never marked, the script
+        // A hold that came through the queue: the hand-off script at once.
+        assert_eq!(Step { op: Op::Release { waiters: true }, ..release }.native(caps), None);
     }
 }

@@ -19,11 +19,13 @@ mod queued;
 mod quorum;
 mod shared;
 
+pub use quorum::Quorum;
+
 /// What kind of lock is held, with what its kind needs to give it back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// A plain key on N nodes (RedLock).
-    Quorum,
+    Quorum(Quorum),
     /// A key others may queue for (RedisMutexLock): the waiter its release
     /// expects first in line.
     Queued(Hint),
@@ -35,7 +37,7 @@ impl Kind {
     /// The one registration of each kind.
     pub fn ops(&self) -> &dyn LockKind {
         match self {
-            Kind::Quorum => &quorum::Quorum,
+            Kind::Quorum(quorum) => quorum,
             Kind::Queued(hint) => hint,
             Kind::Shared(claim) => claim,
         }

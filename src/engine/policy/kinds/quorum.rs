@@ -19,7 +19,14 @@ use crate::engine::protocol::resp::Reply;
 use crate::engine::round::quorum::Outcome;
 use crate::engine::round::{Request, Vote};
 
-pub struct Quorum;
+/// A RedLock hold: `queued` when it came through the queue. Others then
+/// are likely to wait behind it, their mark on the value makes a native
+/// delete say no, so its unlock sends the hand-off script at once (one
+/// round trip, not two).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quorum {
+    pub queued: bool,
+}
 
 /// The plain key's lease (the mutex's outside its queue).
 pub(super) fn lease<'a>(at: &Target<'a>) -> Lease<'a> {
@@ -57,6 +64,7 @@ impl LockKind for Quorum {
     /// would have taken (`attempts × delay` from the call). One attempt, or
     /// an owner token of the caller's, retries as before.
     fn acquire(&self, at: &Target<'_>, ttl_ms: i64, patience: Patience, limits: &Limits) -> (Outcome, Kind) {
+        let mut queued = false;
         let outcome = match patience {
             Patience::Attempts { attempts, delay } if attempts > 1 && !delay.is_zero() && !at.for_owner && is_lock_token(at.token) => {
                 let deadline = Instant::now() + delay.saturating_mul(attempts);
@@ -65,7 +73,10 @@ impl LockKind for Quorum {
                 let lease = redlock(at);
                 match lease.try_acquire(ttl_ms, limits).outcome {
                     Outcome::Refused => match queue(&lease, ttl_ms, deadline, delay, limits) {
-                        Ok(outcome) => outcome,
+                        Ok(outcome) => {
+                            queued = true;
+                            outcome
+                        }
                         // Retries as before, for what is left of the patience.
                         Err(NoQueue) => {
                             let left = deadline.saturating_duration_since(Instant::now()).as_millis() / delay.as_millis().max(1);
@@ -85,7 +96,7 @@ impl LockKind for Quorum {
             }
             _ => redlock(at).acquire(ttl_ms, patience, limits),
         };
-        (outcome, Kind::Quorum)
+        (outcome, Kind::Quorum(Quorum { queued }))
     }
 
     /// On every node, handing the lock on where others wait; confirmed when
@@ -94,7 +105,7 @@ impl LockKind for Quorum {
     /// lock key only), the plain owner-checked delete there.
     fn release(&self, at: &Target<'_>, limits: &Limits) -> Outcome {
         let start = Instant::now();
-        let (votes, ended) = fair_quorum::release(at.nodes, at.key, at.token, limits, Until::Quorum(quorum(at.nodes.len())));
+        let (votes, ended) = fair_quorum::release(at.nodes, at.key, at.token, self.queued, limits, Until::Quorum(quorum(at.nodes.len())));
         decide(&votes, None, ended.duration_since(start))
     }
 
@@ -107,7 +118,7 @@ impl LockKind for Quorum {
     }
 
     fn release_request<'a>(&'a self, at: Target<'a>, parts: &'a Parts<'a>) -> Box<dyn Request + 'a> {
-        Box::new(fair_quorum::release_step(at.key, &parts.base, at.token))
+        Box::new(fair_quorum::release_step(at.key, &parts.base, at.token, self.queued))
     }
 
     fn single_key_release_request<'a>(&'a self, at: Target<'a>, _parts: &'a Parts<'a>) -> Box<dyn Request + 'a> {

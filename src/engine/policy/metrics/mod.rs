@@ -57,7 +57,7 @@ pub fn status() -> Status {
 fn series(kind: &Kind, key: &[u8]) -> usize {
     let k = match kind {
         Kind::Queued(_) => 0,
-        Kind::Quorum => 1,
+        Kind::Quorum(_) => 1,
         Kind::Shared(claim) if claim.mode == Mode::Permit => 3,
         Kind::Shared(_) => 2,
     };

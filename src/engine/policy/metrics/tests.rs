@@ -55,10 +55,11 @@ fn a_note_left_by_an_earlier_wait_does_not_count_for_the_next_acquisition() {
 fn releases_count_hold_times_and_lost_leases_and_renewals() {
     start(PATTERNS_SETTING, b"");
     let taken = Instant::now() - Duration::from_millis(30);
-    released(&Kind::Quorum, b"t-rel:1", taken, &CONFIRMED);
-    released(&Kind::Quorum, b"t-rel:1", taken, &Outcome::Refused);
-    extended(&Kind::Quorum, b"t-rel:1", &CONFIRMED);
-    lost(&Kind::Quorum, b"t-rel:1");
+    let redlock = Kind::Quorum(Default::default());
+    released(&redlock, b"t-rel:1", taken, &CONFIRMED);
+    released(&redlock, b"t-rel:1", taken, &Outcome::Refused);
+    extended(&redlock, b"t-rel:1", &CONFIRMED);
+    lost(&redlock, b"t-rel:1");
     let r = counts("redlock", "t-rel:*");
     assert_eq!((r.renewals, r.lost, r.hold.count()), (1, 2, 1));
     // 30 ms falls in (25, 50]: the fifth bucket.
@@ -71,8 +72,9 @@ fn errors_are_counted_by_cause_one_per_failed_server() {
     start(PATTERNS_SETTING, b"");
     let e = |cause| NodeError::new("127.0.0.1:1", cause);
     let outcome = Outcome::Unreachable(vec![e(Cause::Connect("refused".into())), e(Cause::Timeout(Duration::from_secs(1)))]);
-    acquired(&Kind::Quorum, b"t-err:1", UNTIL, &outcome, acquiring());
-    acquired(&Kind::Quorum, b"t-err:1", UNTIL, &Outcome::Interrupted, acquiring());
+    let redlock = Kind::Quorum(Default::default());
+    acquired(&redlock, b"t-err:1", UNTIL, &outcome, acquiring());
+    acquired(&redlock, b"t-err:1", UNTIL, &Outcome::Interrupted, acquiring());
     let r = counts("redlock", "t-err:*");
     assert_eq!(r.errors, vec![("connect", 1), ("timeout", 1), ("interrupted", 1)]);
     assert_eq!(r.acquired, 0);
