@@ -12,7 +12,7 @@ use redis_lock::engine::features::gone::Gone;
 use redis_lock::engine::features::lease::{Lease, Patience};
 use redis_lock::engine::features::token::new_token;
 use redis_lock::engine::round::quorum::{drift_ms, Outcome};
-use redis_lock::engine::round::{Node, Vote};
+use redis_lock::engine::round::{Node, Until, Vote, STRAGGLER_MIN};
 
 fn limits() -> Limits {
     Limits { connect: Duration::from_millis(500), read: Duration::from_millis(500), tls_ca_file: None }
@@ -82,6 +82,43 @@ fn a_split_attempt_does_not_wait_a_node_timeout_for_a_hung_node() {
     // The hung node runs the late SET and the release sent behind it.
     assert!(eventually(|| servers[0].get(b"split").is_none()), "nothing of ours left on the resumed node");
     assert_eq!(servers[3].get(b"split"), Some(b"other".to_vec()));
+}
+
+#[test]
+fn a_stopped_master_that_still_owes_answers_gets_no_straggler_time() {
+    // The same split, over and over, by new calls. The first one's look
+    // gives the stopped node its straggler time (at least STRAGGLER_MIN,
+    // as to any node that might only be slow). Its connection then still
+    // owes that answer: a later look's answer there can only come after
+    // it, so the later calls do not wait for it at all. (Before, every one
+    // of them waited STRAGGLER_MIN: their median could not be below it.)
+    let servers = five();
+    let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_secs(2))).collect();
+    // Connect everywhere first, reading every answer: nothing is owed.
+    let (left, _) = fair_quorum::give_back(&nodes, b"split", &new_token(""), &limits(), Until::All);
+    assert!(left.iter().all(|v| *v == Vote::No), "{left:?}");
+    servers[3].set(b"split", b"other");
+    servers[4].set(b"split", b"other");
+    servers[0].signal("-STOP");
+    let mut took = Vec::new();
+    for _ in 0..21 {
+        let token = new_token("");
+        let lease = Lease::new(&nodes, b"split", &token);
+        let start = Instant::now();
+        let round = lease.try_acquire(10_000, &limits());
+        took.push(start.elapsed());
+        assert!(!round.held() && round.votes[0] == Vote::Unanswered, "{:?}", round.votes);
+    }
+    assert!(took[0] >= STRAGGLER_MIN, "the first look waited for the straggler: {:?}", took[0]);
+    let mut later = took[1..].to_vec();
+    later.sort();
+    assert!(later[later.len() / 2] < STRAGGLER_MIN, "the later looks waited for a node that owes answers: {later:?}");
+    servers[0].signal("-CONT");
+    // Resumed, it runs every late SET with its release behind it.
+    assert!(eventually(|| servers[0].get(b"split").is_none()), "nothing of ours left on the resumed node");
+    for r in &servers[1..3] {
+        assert!(eventually(|| r.get(b"split").is_none()), "given back on {}", r.port);
+    }
 }
 
 /// Whether `cond` becomes true within a second (for effects still in flight).
@@ -216,12 +253,20 @@ fn a_master_that_reads_nothing_holds_up_no_round_once_its_buffers_are_full() {
     assert!(matches!(&round.votes[0], Vote::Failed(e) if e.to_string().contains("no reply within 2 s")), "{:?}", round.votes);
 
     // Resumed, it reads what it was sent, in order, on the one connection
-    // it had: each lock with its unlock behind it (the last of them written
-    // at the connection's next use).
+    // it had: each lock with its unlock behind it. What the socket did not
+    // take is written at the connection's next uses, as much each time as
+    // the socket takes then (here the unlock of `other`, again and again).
     servers[0].signal("-CONT");
     assert!(call.release(&limits()).held());
+    let gone_from = |r: &Redis| {
+        let gone = r.get(&key).is_none();
+        if !gone {
+            call.release(&limits());
+        }
+        gone
+    };
     for r in &servers {
-        assert!(eventually(|| r.get(&key).is_none()), "no key of ours left on {}", r.port);
+        assert!(eventually(|| gone_from(r)), "no key of ours left on {}", r.port);
     }
     let list = servers[0].try_cmd(&["CLIENT", "LIST"]).unwrap();
     let list: String = redis::from_redis_value(list).unwrap();

@@ -50,8 +50,11 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
         }
         let written = || legs.iter().all(|s| s.done() || s.written() || s.blocked_writing());
         let decided = |need: usize| tally.yes >= need || tally.yes + tally.pending < need;
-        // A straggler gets as long again as the answers took.
-        let grace_until = answered_at + (answered_at - start).max(STRAGGLER_MIN);
+        // A straggler gets as long again as the answers took, and at least
+        // `STRAGGLER_MIN` unless every one still owes answers from before
+        // (stopped, or far behind): then this one's comes after those.
+        let least = if legs.iter().any(|s| !s.done() && !s.behind) { STRAGGLER_MIN } else { Duration::ZERO };
+        let grace_until = answered_at + (answered_at - start).max(least);
         // (Look) When the stragglers' time is up, if a majority answered;
         // once decided, the time a slow connect still gets.
         let stragglers_until = match until {
