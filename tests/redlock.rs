@@ -88,10 +88,11 @@ fn a_split_attempt_does_not_wait_a_node_timeout_for_a_hung_node() {
 fn a_stopped_master_that_still_owes_answers_gets_no_straggler_time() {
     // The same split, over and over, by new calls. The first one's look
     // gives the stopped node its straggler time (at least STRAGGLER_MIN,
-    // as to any node that might only be slow). Its connection then still
-    // owes that answer: a later look's answer there can only come after
-    // it, so the later calls do not wait for it at all. (Before, every one
-    // of them waited STRAGGLER_MIN: their median could not be below it.)
+    // as to any node that might only be slow). Its connection then owes
+    // that answer, and once it has been silent on it for STRAGGLER_MIN a
+    // later look's answer there can only come after it: the later calls do
+    // not wait for it at all. (Before, every one of them waited at least
+    // STRAGGLER_MIN: none could be quicker.)
     let servers = five();
     let nodes: Vec<Node> = servers.iter().map(|r| r.node(Duration::from_secs(2))).collect();
     // Connect everywhere first, reading every answer: nothing is owed.
@@ -110,9 +111,8 @@ fn a_stopped_master_that_still_owes_answers_gets_no_straggler_time() {
         assert!(!round.held() && round.votes[0] == Vote::Unanswered, "{:?}", round.votes);
     }
     assert!(took[0] >= STRAGGLER_MIN, "the first look waited for the straggler: {:?}", took[0]);
-    let mut later = took[1..].to_vec();
-    later.sort();
-    assert!(later[later.len() / 2] < STRAGGLER_MIN, "the later looks waited for a node that owes answers: {later:?}");
+    let quickest = took[1..].iter().min().copied().unwrap_or_default();
+    assert!(quickest < STRAGGLER_MIN, "every later look waited for a node silent on what it owes: {:?}", &took[1..]);
     servers[0].signal("-CONT");
     // Resumed, it runs every late SET with its release behind it.
     assert!(eventually(|| servers[0].get(b"split").is_none()), "nothing of ours left on the resumed node");
@@ -224,16 +224,21 @@ fn a_master_that_reads_nothing_holds_up_no_round_once_its_buffers_are_full() {
     servers[0].signal("-STOP");
     let stopped = Instant::now();
     let mut slowest = Duration::ZERO;
+    let mut queued = 0; // SETs sent to the stopped master, or kept for it
+    let mut last_unlock = Vote::Unanswered; // the last of those SETs' unlock there
     let failed = loop {
         assert!(stopped.elapsed() < Duration::from_secs(30), "the stopped master never counted as failed");
         let start = Instant::now();
         let round = lease.try_acquire(10_000, &limits());
         assert!(round.held(), "{:?}", round.votes);
-        assert!(lease.release(&limits()).held());
+        let unlock = lease.release(&limits());
+        assert!(unlock.held());
         slowest = slowest.max(start.elapsed());
         if !matches!(round.votes[0], Vote::Unanswered) {
             break round.votes[0].clone();
         }
+        queued += 1;
+        last_unlock = unlock.votes[0].clone();
         // Each round queues 128 KiB more for it: a pause keeps that to
         // tens of MiB over the timeout.
         std::thread::sleep(Duration::from_millis(5));
@@ -255,18 +260,27 @@ fn a_master_that_reads_nothing_holds_up_no_round_once_its_buffers_are_full() {
     // Resumed, it reads what it was sent, in order, on the one connection
     // it had: each lock with its unlock behind it. What the socket did not
     // take is written at the connection's next uses, as much each time as
-    // the socket takes then (here the unlock of `other`, again and again).
+    // the socket takes then (here the unlock of `other`, sent again until
+    // every SET has run there and, where its unlock was queued, the key is
+    // gone). The last SET's unlock may have come after the timeout was
+    // reached: it failed at once, and that master keeps the key until its
+    // TTL (a minority of the masters).
     servers[0].signal("-CONT");
     assert!(call.release(&limits()).held());
-    let gone_from = |r: &Redis| {
-        let gone = r.get(&key).is_none();
-        if !gone {
-            call.release(&limits());
-        }
-        gone
-    };
+    let kept = matches!(&last_unlock, Vote::Failed(e) if e.to_string().contains("no reply within 2 s"));
+    assert!(kept || last_unlock == Vote::Unanswered, "{last_unlock:?}");
+    let drained = Instant::now() + Duration::from_secs(10);
+    while servers[0].calls("set") < queued || !kept && servers[0].get(&key).is_some() {
+        assert!(Instant::now() < drained, "{} of {queued} SETs ran on the resumed master", servers[0].calls("set"));
+        call.release(&limits());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if kept {
+        assert_eq!(servers[0].get(&key), Some(token.clone().into_bytes()), "the last SET's key, its unlock not sent");
+        servers[0].try_cmd(&["DEL", std::str::from_utf8(&key).unwrap()]).unwrap();
+    }
     for r in &servers {
-        assert!(eventually(|| gone_from(r)), "no key of ours left on {}", r.port);
+        assert!(eventually(|| r.get(&key).is_none()), "no key of ours left on {}", r.port);
     }
     let list = servers[0].try_cmd(&["CLIENT", "LIST"]).unwrap();
     let list: String = redis::from_redis_value(list).unwrap();
@@ -307,12 +321,26 @@ fn a_later_attempt_counts_no_master_where_an_earlier_one_may_still_run() {
     let second = lease.try_acquire(10_000, &limits());
     assert!(!second.held() && timed_out(&second.votes[1]) && timed_out(&second.votes[2]), "{:?}", second.votes);
 
-    // Once the first attempt's SET and release have run on B and C, nothing
-    // of ours is left anywhere; a new call (another lease) leaves out none.
-    std::thread::sleep(Duration::from_millis(1000));
-    assert!(servers.iter().all(|r| r.get(b"k").is_none()));
-    let call = Lease::new(&nodes, b"k", &token).try_acquire(10_000, &limits());
-    assert!(call.held() && !call.votes.iter().any(|v| matches!(v, Vote::Failed(_))), "{:?}", call.votes);
+    // Once the first attempt's late SETs have run on B and C (about 1 s
+    // after they were sent), a new call (another lease) leaves out none.
+    // The release sent behind each usually runs too, but may be lost: the
+    // reply to the SET finds our side closed, and the proxy then closes
+    // both ways, as a reset can in a real network. A key it leaves is ours
+    // until its TTL, on a minority: the new call gets the others.
+    // (Done when the proxies have closed the connections they carried it on:
+    // B and C then serve only this test's own client.)
+    let alone = |r: &Redis| r.info("clients").contains("connected_clients:1\r\n");
+    let ran = Instant::now() + Duration::from_secs(5);
+    while !servers[1..].iter().all(|r| r.calls("set") == 1 && alone(r)) {
+        let seen = || servers.iter().map(|r| (r.calls("set"), r.get(b"k").map(|v| String::from_utf8_lossy(&v).into_owned()))).collect::<Vec<_>>();
+        assert!(Instant::now() < ran, "SETs run and values left: {:?}", seen());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(servers[0].get(b"k"), None, "the second attempt's part on A was given back");
+    let kept: Vec<bool> = servers.iter().map(|r| r.get(b"k").is_some()).collect();
+    let call = Lease::new(&nodes, b"k", &new_token("")).try_acquire(10_000, &limits());
+    let left_out = call.votes.iter().any(|v| matches!(v, Vote::Failed(_)));
+    assert!(!left_out && (call.held() || kept.iter().filter(|&&k| k).count() >= 2), "{kept:?} {:?}", call.votes);
 }
 
 #[test]

@@ -78,6 +78,9 @@ pub struct Conn {
     outbuf: Vec<u8>,
     /// Since when the socket has taken nothing of `outbuf`.
     unwritten_since: Option<Instant>,
+    /// The last answer read, or the queueing of the oldest owed command if
+    /// later: with answers owed, since when none has come.
+    answered_at: Instant,
     /// Where the socket is read into (allocated once: no zeroing per read).
     scratch: Box<[u8]>,
     /// What each owed reply is for, and whether it may be an array.
@@ -107,6 +110,7 @@ impl Conn {
             cursor: Cursor::default(),
             outbuf: Vec::new(),
             unwritten_since: None,
+            answered_at: Instant::now(),
             scratch: vec![0; READ_CHUNK].into_boxed_slice(),
             expect: VecDeque::new(),
             identity: None,
@@ -126,12 +130,14 @@ impl Conn {
 
     /// Queues a command and what its reply is for.
     pub fn push(&mut self, packed: &[u8], expect: Expect) {
-        self.outbuf.extend_from_slice(packed);
-        self.expect.push_back((expect, false));
+        self.push_with(expect, |out| out.extend_from_slice(packed));
     }
 
     /// Queues a command written by `write` and what its reply is for.
     pub fn push_with(&mut self, expect: Expect, write: impl FnOnce(&mut Vec<u8>)) {
+        if self.expect.is_empty() {
+            self.answered_at = Instant::now();
+        }
         write(&mut self.outbuf);
         self.expect.push_back((expect, false));
     }
@@ -190,6 +196,15 @@ impl Conn {
             }
         }
         Ok(())
+    }
+
+    /// How long the server has answered nothing while answers are owed
+    /// (zero when none is).
+    pub fn silent_for(&self) -> Duration {
+        match self.expect.is_empty() {
+            true => Duration::ZERO,
+            false => self.answered_at.elapsed(),
+        }
     }
 
     /// How long the socket has taken nothing of what waits to be written
@@ -267,6 +282,7 @@ impl Conn {
             Some((reply, len)) => {
                 self.read_at += len;
                 self.expect.pop_front();
+                self.answered_at = Instant::now();
                 Ok(Some((expect, reply)))
             }
         }

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::ctx::Ctx;
 use super::leg::{Leg, State};
+use super::run::STRAGGLER_MIN;
 use crate::engine::error::{Broken, Cause};
 use crate::engine::net::conn::{Conn, Settled};
 use crate::engine::net::dial::{self, Dial, Dialer, Interest};
@@ -33,6 +34,7 @@ impl Leg<'_> {
                 Settled::Usable => {
                     self.reused = true;
                     self.behind = conn.owed().next().is_some();
+                    self.silent = conn.silent_for() >= STRAGGLER_MIN;
                     return self.send(conn, ctx);
                 }
                 // (Nothing of this step was sent: not in doubt.)
@@ -55,7 +57,7 @@ impl Leg<'_> {
             },
         };
         self.connect_by = Instant::now() + self.job.node.connect;
-        self.behind = false;
+        (self.behind, self.silent) = (false, false);
         let dialer = Dialer::start(&self.server().addr, tls);
         self.state = State::Dialing(dialer, Interest { fd: -1, events: 0, retry_at: None });
         self.advance_dial(ctx);

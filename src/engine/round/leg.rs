@@ -44,6 +44,9 @@ pub struct Leg<'a> {
     /// It came with replies still owed from before: its server is behind
     /// (a straggler of an earlier round, or stopped).
     pub(super) behind: bool,
+    /// Behind, and none of those replies has come for `STRAGGLER_MIN`
+    /// (stopped, or far behind): a look waits no minimum for it.
+    pub(super) silent: bool,
     pub(super) forms: Small<Form>,
     pub votes: Small<Option<Vote>>,
     pub(super) connect_by: Instant,
@@ -67,6 +70,7 @@ impl<'a> Leg<'a> {
             asking: false,
             reused: false,
             behind: false,
+            silent: false,
             // Nobody reads the answers of a fire-and-forget round, so a
             // NOSCRIPT would go unseen: scripts go as text (once).
             forms: Small::from_fn(job.reqs.len(), |i| match (until, job.reqs[i].first_form()) {

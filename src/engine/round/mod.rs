@@ -60,8 +60,9 @@ pub enum Until {
     Quorum(usize),
     /// As `Quorum`, or once `n` nodes have answered (not failed) and the others, which
     /// alone could still make a quorum, have had as long again as those
-    /// answers took (at least `STRAGGLER_MIN`, unless each of them still
-    /// owes answers from before, which come first): a waiter's look, which must
+    /// answers took (at least `STRAGGLER_MIN`, unless each of them came
+    /// owing answers it has been silent on for that long: those come
+    /// first): a waiter's look, which must
     /// not hold the grants it got for a whole node timeout while a stopped
     /// master says nothing. A straggler's connection is kept: what it runs
     /// late comes before the next step sent on it.

@@ -51,9 +51,9 @@ pub fn run(jobs: &[Job<'_>], resolver: &dyn Resolver, limits: &Limits, until: Un
         let written = || legs.iter().all(|s| s.done() || s.written() || s.blocked_writing());
         let decided = |need: usize| tally.yes >= need || tally.yes + tally.pending < need;
         // A straggler gets as long again as the answers took, and at least
-        // `STRAGGLER_MIN` unless every one still owes answers from before
-        // (stopped, or far behind): then this one's comes after those.
-        let least = if legs.iter().any(|s| !s.done() && !s.behind) { STRAGGLER_MIN } else { Duration::ZERO };
+        // `STRAGGLER_MIN` unless each one came owing answers it has long
+        // been silent on (stopped, or far behind): this one's comes after.
+        let least = if legs.iter().any(|s| !s.done() && !s.silent) { STRAGGLER_MIN } else { Duration::ZERO };
         let grace_until = answered_at + (answered_at - start).max(least);
         // (Look) When the stragglers' time is up, if a majority answered;
         // once decided, the time a slow connect still gets.
