@@ -78,7 +78,7 @@ fn replicated(lock: &Held, outcome: Outcome, replicas: Option<Replicas>, limits:
         Err(failure) => failure.into(),
     };
     let _quiet = wait::Quiet::begin();
-    let_go(lock, limits);
+    let_go(lock, &lock.kind, limits);
     failure
 }
 
@@ -90,9 +90,10 @@ fn acknowledged(lock: &Held, replicas: Replicas, what: Acked, limits: &Limits) -
     replicas_have(node, &lock.key, &lock.token, replicas, what, limits).map_err(Failure::of)
 }
 
-/// Releases `lock` on its servers (to the first waiters, where others may wait).
-fn let_go(lock: &Held, limits: &Limits) -> Outcome {
-    lock.kind.ops().release(&lock.target(), limits)
+/// Releases `lock` on its servers as `kind` does (to the first waiters,
+/// where others may wait).
+fn let_go(lock: &Held, kind: &Kind, limits: &Limits) -> Outcome {
+    kind.ops().release(&lock.target(), limits)
 }
 
 /// The TTL to acquire with: renewed locks never outlive their cap.
@@ -225,7 +226,7 @@ pub fn release(handle: &Handle, lock: &Held, limits: &Limits) -> Result<Outcome,
     }
     // As registered: what its taking learned (a RedLock's queue) the
     // caller's lock array does not carry.
-    let outcome = entry.as_ref().map_or(&lock.kind, |held| &held.kind).ops().release(&lock.target(), limits);
+    let outcome = let_go(lock, entry.as_ref().map_or(&lock.kind, |held| &held.kind), limits);
     if let Some(held) = &entry {
         metrics::released(&held.kind, &held.key, held.taken, &outcome);
     }

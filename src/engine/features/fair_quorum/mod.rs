@@ -139,7 +139,7 @@ pub fn give_back(nodes: &[Node], key: &[u8], token: &str, limits: &Limits, until
 /// allows the lock key only), the plain owner-checked delete there.
 fn hand_on(op: Op, nodes: &[Node], key: &[u8], token: &str, limits: &Limits, until: Until) -> (Vec<Vote>, Instant) {
     let base = Base::of(key);
-    let (mut votes, ended) = fan_out(nodes, &Step { op, ..release_step(key, &base, token, false) }, limits, until);
+    let (mut votes, ended) = fan_out(nodes, &Step { op, key, base: &base, token, grant: GRANT }, limits, until);
     let single: Vec<usize> = (0..votes.len()).filter(|&i| matches!(&votes[i], Vote::Failed(e) if single_key_only(&e.cause))).collect();
     if !single.is_empty() {
         let nodes: Vec<Node> = single.iter().map(|&i| nodes[i].clone()).collect();
