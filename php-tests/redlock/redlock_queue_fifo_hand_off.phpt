@@ -1,5 +1,5 @@
 --TEST--
-RedLock's queue on 5 nodes: 4 processes that call lock() one after another while the resource is held get it in that order, each handed the lock by the previous unlock() (within 80 ms of it, where a waiter that looks again on its own would take 100 ms or more); the queue's keys are on every node while they wait and gone afterwards
+RedLock's queue on 5 nodes: 4 processes that call lock() one after another while the resource is held get it in that order, each handed the lock by the previous unlock() (within 80 ms of it, where a waiter that looks again on its own would take 100 ms or more) with one push on each node's wake-up list per hand-off (the waiter taking a grant wakes nobody behind it); the queue's keys are on every node while they wait and gone afterwards
 --SKIPIF--
 <?php if (!function_exists('pcntl_fork')) die('skip pcntl needed'); ?>
 --FILE--
@@ -32,10 +32,14 @@ for ($i = 1; $i <= 4; $i++) {
     }
 }
 echo "waiting on every node: ", $queued(), "\n";
+$pushes = fn () => array_map(fn ($r) => $r->calls('rpush'), $s);
+$before = $pushes();
 $released = rl_now();
 var_dump($rl->unlock($held));
 $codes = array_map('rl_wait', $pids);
 echo "children: ", implode(' ', $codes), "\n";
+// Four grants ('h'): the first unlock's and those of the first three children.
+echo "pushes per node: ", implode(' ', array_map(fn ($n, $b) => $n - $b, $pushes(), $before)), "\n";
 
 $times = [];
 for ($i = 1; $i <= 4; $i++) {
@@ -62,6 +66,7 @@ held: true
 waiting on every node: 4 4 4 4 4
 bool(true)
 children: 0 0 0 0
+pushes per node: 4 4 4 4 4
 order: 1 2 3 4
 each hand-off within 80 ms: true
 keys: [] [] [] [] []

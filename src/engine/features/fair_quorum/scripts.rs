@@ -74,7 +74,10 @@ if not typed(w, 'list') then return redis.error_reply('WRONGTYPE a wake-up list 
 /// Renews our place; where we just came ahead of the head (our look arrived
 /// here after a later ticket's), that waiter is woken (`l`): it may be
 /// blocked here for a grant that is now ours, while holding, unknown to it,
-/// grants elsewhere that a look of its would hand on to us. Then `K` free
+/// grants elsewhere that a look of its would hand on to us. Not where `K`
+/// is already ours: a grant took us out of the queue, so our place is new
+/// after every hand-off, and the one behind us would wake for nothing (it
+/// is granted `K` here when we let go). Then `K` free
 /// with us as the live head, or `K` ours (a grant or our part of a round
 /// that failed) with nobody live ahead: ours for `ttl`, out of the queue, 1.
 /// `K` ours with a lower ticket live: handed to it, 0. Held by another: marked (its release hands on), and 2 when we
@@ -92,13 +95,14 @@ local new = redis.call('ZADD', rq, ticket, me) == 1 \
 redis.call('ZADD', rt, now + place, me) \
 if redis.call('PTTL', rq) < 2 * place then redis.call('PEXPIRE', rq, 4 * place) redis.call('PEXPIRE', rt, 4 * place) end \
 local head = live_head(now) \
-if new and head == me then \
+local ours = holder and ",
+    mine!("holder", "me"),
+    " \
+if new and head == me and not ours then \
   local passed = redis.call('ZRANGE', rq, 1, 1)[1] \
   if passed then local pw = string.sub(w, 1, #w - #me) .. passed redis.call('RPUSH', pw, 'l') redis.call('PEXPIRE', pw, 4 * gms) end \
 end \
-if holder and ",
-    mine!("holder", "me"),
-    " then \
+if ours then \
   redis.call('DEL', w) \
   if head ~= me then grant(head, gms) return 0 end \
 elseif holder then \
