@@ -15,7 +15,8 @@
  *   BENCH_CONTENTION_ROUNDS      interleaved rounds (default 2)
  *   BENCH_CONTENTION_IMPLS       implementations (default "redis_mutex_lock polling_mutex laravel symfony
  *                                token_floor"; token_floor is no lock to use but the floor of any Redis
- *                                hand-off; "no_lock" checks the harness: it must report lost updates)
+ *                                hand-off, redlock_floor the floor of one over RedLock's 5 masters;
+ *                                "no_lock" checks the harness: it must report lost updates)
  *   BENCH_CONTENTION_SECTION_US  critical section, µs (default 500)
  *   BENCH_CONTENTION_OUTSIDE_US  work outside the lock, µs (default 3000)
  *   BENCH_CONTENTION_DSN         run against this Redis instead of a throwaway redis-server of its own:
@@ -43,9 +44,11 @@ $labels = [
     'no_lock' => 'no lock at all (harness self-check: must lose updates)',
     'token_floor' => 'floor: one token passed by BLPOP/RPUSH (no TTL, no crash safety; not a lock to use)',
     'redlock' => 'RedLock over 5 masters, lock($key, TTL) queued (retryDelay 200, 30 s of patience); the counts are its 5 masters\' together',
+    'redlock_floor' => 'floor over 5 masters: a token on each, BLPOP on the first then LPOP on the others, RPUSH on all (not a lock to use)',
 ];
 $short = ['redis_mutex_lock' => 'RedisMutexLock', 'polling_mutex' => 'polling mutex', 'laravel' => 'Laravel',
-    'symfony' => 'symfony', 'no_lock' => 'no lock', 'token_floor' => 'token floor', 'redlock' => 'RedLock (5 masters)'];
+    'symfony' => 'symfony', 'no_lock' => 'no lock', 'token_floor' => 'token floor', 'redlock' => 'RedLock (5 masters)',
+    'redlock_floor' => 'floor (5 masters)'];
 $reference = 'redis_mutex_lock';
 $polling = 'polling_mutex';
 $floor = 'token_floor';
@@ -61,6 +64,10 @@ $dsn = getenv('BENCH_CONTENTION_DSN') ?: null;
 $redlockDown = getenv('BENCH_CONTENTION_REDLOCK_DOWN') ?: '';
 if (!in_array($redlockDown, ['', 'killed', 'stopped'], true)) {
     note("BENCH_CONTENTION_REDLOCK_DOWN: '$redlockDown' is neither \"killed\" nor \"stopped\"");
+    exit(2);
+}
+if ($redlockDown !== '' && in_array('redlock_floor', $list('BENCH_CONTENTION_IMPLS', ''), true)) {
+    note('BENCH_CONTENTION_REDLOCK_DOWN: redlock_floor needs all 5 masters (its holder takes a token on each)');
     exit(2);
 }
 foreach ($ks as $k) {
@@ -253,7 +260,9 @@ $ms = fn (?float $v) => $v === null ? '–' : ($v < 10 ? sprintf('%.2f', $v) : (
 
 try {
     $redis = Masters::of($dsn ?? RedisServer::start()->dsn());
-    if (in_array('redlock', $impls, true)) {
+    // The implementations that run over RedLock's 5 masters.
+    $fiveMasters = array_intersect($impls, ['redlock', 'redlock_floor']);
+    if ($fiveMasters) {
         // RedLock's 4 other masters, throwaway servers of the same build.
         $more = array_map(fn () => RedisServer::start(), range(1, 4));
         putenv('BENCH_REDLOCK_MORE=' . implode(' ', array_map(fn ($r) => '127.0.0.1:' . $r->port, $more)));
@@ -288,7 +297,7 @@ try {
             $progress = [];
             for ($i = 0; $i < count($impls); $i++) {
                 $impl = $impls[($round + $i) % count($impls)];
-                $run = run_contention($impl, $k, $impl === 'redlock' ? $redlockMasters : $redis, $seconds, $sectionUs, $outsideUs, "$impl-$k-$round");
+                $run = run_contention($impl, $k, in_array($impl, $fiveMasters, true) ? $redlockMasters : $redis, $seconds, $sectionUs, $outsideUs, "$impl-$k-$round");
                 if (isset($run['error'])) {
                     $failures[$impl][$k][] = sprintf('round %d: %s', $round + 1, $run['error']);
                     $progress[] = "$impl FAILED";
