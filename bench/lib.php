@@ -306,6 +306,23 @@ function run_dir(): string
     return $dir;
 }
 
+/**
+ * RedLock's 5 masters for a contention worker: the scenario's server, then
+ * the 4 that BENCH_REDLOCK_MORE lists ("host:port host:port …").
+ *
+ * @return list<array{string, int}>
+ */
+function redlock_masters(string $host, int $port): array
+{
+    $servers = [[$host, $port]];
+    foreach (preg_split('/\s+/', trim((string) getenv('BENCH_REDLOCK_MORE')), -1, PREG_SPLIT_NO_EMPTY) as $hp) {
+        [$h, $p] = explode(':', $hp);
+        $servers[] = [$h, (int) $p];
+    }
+    count($servers) === 5 || fail('BENCH_REDLOCK_MORE must list 4 more masters');
+    return $servers;
+}
+
 /** A loopback TCP port nobody listens on right now (never 6379). */
 function free_port(): int
 {

@@ -66,7 +66,7 @@ if (!in_array($redlockDown, ['', 'killed', 'stopped'], true)) {
     note("BENCH_CONTENTION_REDLOCK_DOWN: '$redlockDown' is neither \"killed\" nor \"stopped\"");
     exit(2);
 }
-if ($redlockDown !== '' && in_array('redlock_floor', $list('BENCH_CONTENTION_IMPLS', ''), true)) {
+if ($redlockDown !== '' && in_array('redlock_floor', $impls, true)) {
     note('BENCH_CONTENTION_REDLOCK_DOWN: redlock_floor needs all 5 masters (its holder takes a token on each)');
     exit(2);
 }

@@ -17,13 +17,7 @@ return fn (string $host, int $port): BlockingContender => new class ($host, $por
     public function __construct(string $host, int $port)
     {
         extension_loaded('redis_lock') || fail('the redis_lock extension is not loaded');
-        $servers = [[$host, $port]];
-        foreach (preg_split('/\s+/', trim((string) getenv('BENCH_REDLOCK_MORE')), -1, PREG_SPLIT_NO_EMPTY) as $hp) {
-            [$h, $p] = explode(':', $hp);
-            $servers[] = [$h, (int) $p];
-        }
-        count($servers) === 5 || fail('BENCH_REDLOCK_MORE must list 4 more masters');
-        $this->rl = new \RedLock($servers, 200, CONTENTION_TIMEOUT_SECONDS * 5);
+        $this->rl = new \RedLock(redlock_masters($host, $port), 200, CONTENTION_TIMEOUT_SECONDS * 5);
     }
 
     public function redisKey(string $key): string

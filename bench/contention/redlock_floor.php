@@ -27,12 +27,10 @@ return fn (string $host, int $port): BlockingContender => new class ($host, $por
 
     public function __construct(string $host, int $port)
     {
-        $servers = ["$host:$port", ...preg_split('/\s+/', trim((string) getenv('BENCH_REDLOCK_MORE')), -1, PREG_SPLIT_NO_EMPTY)];
-        count($servers) === 5 || fail('BENCH_REDLOCK_MORE must list 4 more masters');
         $context = stream_context_create(['socket' => ['tcp_nodelay' => true]]);
-        foreach ($servers as $hp) {
-            $sock = @stream_socket_client("tcp://$hp", $errno, $error, 1.0, STREAM_CLIENT_CONNECT, $context);
-            $sock !== false || fail("cannot connect to $hp: $error");
+        foreach (redlock_masters($host, $port) as [$h, $p]) {
+            $sock = @stream_socket_client("tcp://$h:$p", $errno, $error, 1.0, STREAM_CLIENT_CONNECT, $context);
+            $sock !== false || fail("cannot connect to $h:$p: $error");
             stream_set_timeout($sock, CONTENTION_TIMEOUT_SECONDS + 5);
             $this->socks[] = $sock;
         }
