@@ -186,13 +186,26 @@ impl Drop for Redis {
 }
 
 /// Forwards loopback TCP connections to a Redis port, optionally delaying
-/// every chunk in each direction, or closing the connection instead of
-/// forwarding the next reply (the command ran, its reply is lost).
+/// every chunk in each direction, holding what the connections open so far
+/// send until told (a network that delivers them late, while new
+/// connections pass), or closing the connection instead of forwarding the
+/// next reply (the command ran, its reply is lost).
 pub struct Proxy {
     pub port: u16,
     pub delay_us: Arc<AtomicU64>,
     pub drop_next_reply: Arc<AtomicBool>,
+    hold: Arc<Hold>,
     stop: Arc<AtomicBool>,
+}
+
+/// Connections are numbered as they are accepted; while `on`, what those up
+/// to `upto` send waits, and `held` counts the chunks that waited.
+#[derive(Default)]
+struct Hold {
+    accepted: AtomicU64,
+    upto: AtomicU64,
+    on: AtomicBool,
+    held: AtomicU64,
 }
 
 impl Proxy {
@@ -203,9 +216,10 @@ impl Proxy {
             port,
             delay_us: Arc::new(AtomicU64::new(0)),
             drop_next_reply: Arc::new(AtomicBool::new(false)),
+            hold: Arc::default(),
             stop: Arc::new(AtomicBool::new(false)),
         };
-        let (delay, drop_next, stop) = (proxy.delay_us.clone(), proxy.drop_next_reply.clone(), proxy.stop.clone());
+        let (delay, drop_next, hold, stop) = (proxy.delay_us.clone(), proxy.drop_next_reply.clone(), proxy.hold.clone(), proxy.stop.clone());
         thread::spawn(move || {
             for client in listener.incoming() {
                 if stop.load(Ordering::Relaxed) {
@@ -217,8 +231,9 @@ impl Proxy {
                 let _ = server.set_nodelay(true);
                 let (c2, s2) = (client.try_clone().expect("clone"), server.try_clone().expect("clone"));
                 let (d1, d2, dn) = (delay.clone(), delay.clone(), drop_next.clone());
-                thread::spawn(move || pump(client, server, d1, None));
-                thread::spawn(move || pump(s2, c2, d2, Some(dn)));
+                let held = (hold.clone(), hold.accepted.fetch_add(1, Ordering::SeqCst) + 1);
+                thread::spawn(move || pump(client, server, d1, None, Some(held)));
+                thread::spawn(move || pump(s2, c2, d2, Some(dn), None));
             }
         });
         proxy
@@ -230,6 +245,23 @@ impl Proxy {
 
     pub fn set_delay(&self, d: Duration) {
         self.delay_us.store(d.as_micros() as u64, Ordering::Relaxed);
+    }
+
+    /// From now on, what the connections already open send waits until
+    /// `deliver_held`; connections opened later pass.
+    pub fn hold_open_connections(&self) {
+        self.hold.upto.store(self.hold.accepted.load(Ordering::SeqCst), Ordering::SeqCst);
+        self.hold.on.store(true, Ordering::SeqCst);
+    }
+
+    /// How many chunks have waited so far.
+    pub fn held(&self) -> u64 {
+        self.hold.held.load(Ordering::SeqCst)
+    }
+
+    /// What waited goes on, in order.
+    pub fn deliver_held(&self) {
+        self.hold.on.store(false, Ordering::SeqCst);
     }
 }
 
@@ -264,17 +296,27 @@ impl Proxied {
 impl Drop for Proxy {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        self.deliver_held();
         let _ = TcpStream::connect(("127.0.0.1", self.port));
     }
 }
 
-fn pump(mut from: TcpStream, mut to: TcpStream, delay_us: Arc<AtomicU64>, drop_lost: Option<Arc<AtomicBool>>) {
+fn pump(mut from: TcpStream, mut to: TcpStream, delay_us: Arc<AtomicU64>, drop_lost: Option<Arc<AtomicBool>>, hold: Option<(Arc<Hold>, u64)>) {
     let mut buf = [0u8; 16384];
     loop {
         let n = match from.read(&mut buf) {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        if let Some((hold, id)) = &hold {
+            let holds = || hold.on.load(Ordering::SeqCst) && *id <= hold.upto.load(Ordering::SeqCst);
+            if holds() {
+                hold.held.fetch_add(1, Ordering::SeqCst);
+                while holds() {
+                    thread::sleep(Duration::from_millis(1));
+                }
+            }
+        }
         let d = delay_us.load(Ordering::Relaxed);
         if d > 0 {
             thread::sleep(Duration::from_micros(d));
