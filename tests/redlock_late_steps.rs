@@ -93,7 +93,7 @@ fn a_later_attempt_counts_no_master_where_an_earlier_one_may_still_run() {
 #[test]
 fn a_late_look_hands_on_nothing_that_a_later_look_of_the_call_counted() {
     // A waiter's look on B and C is held by the network past the node
-    // timeout, and the leave sent behind it with it; meanwhile B and C answer
+    // timeout, and so is the leave sent behind it; meanwhile B and C answer
     // new connections at once, and their `K` is free. Counting them again,
     // the waiter's next look would take `K` there and hold on B + C, a
     // majority; then its late look would find that `K` its own with a lower
