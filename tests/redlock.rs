@@ -5,18 +5,13 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Proxied, Proxy, Redis};
-use redis_lock::engine::net::conn::Limits;
+use common::{limits, Proxied, Proxy, Redis};
 use redis_lock::engine::features::fair_quorum;
 use redis_lock::engine::features::gone::Gone;
 use redis_lock::engine::features::lease::{Lease, Patience};
 use redis_lock::engine::features::token::new_token;
 use redis_lock::engine::round::quorum::{drift_ms, Outcome};
 use redis_lock::engine::round::{Node, Until, Vote, STRAGGLER_MIN};
-
-fn limits() -> Limits {
-    Limits { connect: Duration::from_millis(500), read: Duration::from_millis(500), tls_ca_file: None }
-}
 
 fn five() -> Vec<Redis> {
     (0..5).map(|_| Redis::start()).collect()

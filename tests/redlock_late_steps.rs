@@ -9,19 +9,14 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Proxy, Redis};
+use common::{limits, Proxy, Redis};
 use redis_lock::engine::error::NodeError;
 use redis_lock::engine::features::fair_quorum;
 use redis_lock::engine::features::gone::Gone;
 use redis_lock::engine::features::lease::Lease;
 use redis_lock::engine::features::token::new_token;
-use redis_lock::engine::net::conn::Limits;
 use redis_lock::engine::round::quorum::Outcome;
 use redis_lock::engine::round::{Node, Vote};
-
-fn limits() -> Limits {
-    Limits { connect: Duration::from_millis(500), read: Duration::from_millis(500), tls_ca_file: None }
-}
 
 /// A on its own, B and C behind proxies; every node's reply is due within
 /// `timeout`.

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use redis_lock::engine::net::conn::Limits;
 use redis_lock::engine::round::Node;
 use redis_lock::engine::net::dsn::Server;
 
@@ -183,6 +184,11 @@ impl Drop for Redis {
         self.kill();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Half a second to connect and to read: the engine tests' limits.
+pub fn limits() -> Limits {
+    Limits { connect: Duration::from_millis(500), read: Duration::from_millis(500), tls_ca_file: None }
 }
 
 /// Forwards loopback TCP connections to a Redis port, optionally delaying
