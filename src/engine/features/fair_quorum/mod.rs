@@ -157,7 +157,7 @@ pub fn release_step<'a>(key: &'a [u8], base: &'a Base<'a>, token: &'a str, waite
 
 /// The ticket a waiter carries to every master: its token's `since` (the
 /// Unix ms its `lock()` began); 0 for a token of another shape.
-fn ticket(token: &str) -> i64 {
+pub fn ticket(token: &str) -> i64 {
     token.rsplit(':').next().and_then(|s| s.parse().ok()).unwrap_or(0)
 }
 
