@@ -41,7 +41,10 @@
 #                                laravel symfony token_floor"; redlock: RedLock over 5 masters, the scenario's
 #                                server and 4 it starts; token_floor, one token passed by BLPOP/RPUSH,
 #                                is no lock to use but the floor of any Redis hand-off; redlock_floor (not in
-#                                the default) the floor of one over RedLock's 5 masters; "no_lock" checks the harness)
+#                                the default) the floor of one over RedLock's 5 masters; owner_floor and
+#                                owner_confirm (not in the default) the least an owner-checked lock with a
+#                                TTL costs handed over, without and with a confirmation round trip;
+#                                "no_lock" checks the harness)
 #   BENCH_CONTENTION_SECTION_US  critical section in µs, contention (default 500)
 #   BENCH_CONTENTION_OUTSIDE_US  work outside the lock in µs, contention (default 3000)
 #   BENCH_FPM_ROUNDS             interleaved rounds, fpm (default 12)

@@ -15,7 +15,9 @@
  *   BENCH_CONTENTION_ROUNDS      interleaved rounds (default 2)
  *   BENCH_CONTENTION_IMPLS       implementations (default "redis_mutex_lock polling_mutex laravel symfony
  *                                token_floor"; token_floor is no lock to use but the floor of any Redis
- *                                hand-off, redlock_floor the floor of one over RedLock's 5 masters;
+ *                                hand-off, redlock_floor the floor of one over RedLock's 5 masters,
+ *                                owner_floor the least an owner-checked lock with a TTL costs handed over
+ *                                (two scripts), owner_confirm that with a confirmation round trip;
  *                                "no_lock" checks the harness: it must report lost updates)
  *   BENCH_CONTENTION_SECTION_US  critical section, µs (default 500)
  *   BENCH_CONTENTION_OUTSIDE_US  work outside the lock, µs (default 3000)
@@ -42,13 +44,15 @@ $labels = [
     'laravel' => 'Laravel 8 Cache::lock()->block(30) (RedisStore, phpredis; retries every 250 ms)',
     'symfony' => 'symfony/lock 5.4 RedisStore, acquire(true) (phpredis; retries every 100 ± 10 ms)',
     'no_lock' => 'no lock at all (harness self-check: must lose updates)',
+    'owner_floor' => 'floor of an owner-checked FIFO lock with a TTL: a join script + BLPOP, a hand-off script (no check that a waiter lives; not a lock to use)',
+    'owner_confirm' => 'the owner floor with a confirmation: a hand-off is a 100 ms grant the woken waiter extends before it enters (not a lock to use)',
     'token_floor' => 'floor: one token passed by BLPOP/RPUSH (no TTL, no crash safety; not a lock to use)',
     'redlock' => 'RedLock over 5 masters, lock($key, TTL) queued (retryDelay 200, 30 s of patience); the counts are its 5 masters\' together',
     'redlock_floor' => 'floor over 5 masters: a token on each, BLPOP on the first then LPOP on the others, RPUSH on all (not a lock to use)',
 ];
 $short = ['redis_mutex_lock' => 'RedisMutexLock', 'polling_mutex' => 'polling mutex', 'laravel' => 'Laravel',
-    'symfony' => 'symfony', 'no_lock' => 'no lock', 'token_floor' => 'token floor', 'redlock' => 'RedLock (5 masters)',
-    'redlock_floor' => 'floor (5 masters)'];
+    'symfony' => 'symfony', 'no_lock' => 'no lock', 'token_floor' => 'token floor', 'owner_floor' => 'owner floor',
+    'owner_confirm' => 'owner floor + confirm', 'redlock' => 'RedLock (5 masters)', 'redlock_floor' => 'floor (5 masters)'];
 $reference = 'redis_mutex_lock';
 $polling = 'polling_mutex';
 $floor = 'token_floor';
