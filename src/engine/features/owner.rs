@@ -57,6 +57,22 @@ macro_rules! held_as_shared {
 }
 pub(crate) use held_as_shared;
 
+/// Lua: `typed(i, want, role)`, what is wrong with `KEYS[i]` when it holds
+/// a value of another type than `want` (nil when it is of that type, or
+/// missing, or not given).
+macro_rules! typed {
+    () => {
+        "\
+local function typed(i, want, role) \
+  if not KEYS[i] then return nil end \
+  local ty = redis.call('TYPE', KEYS[i])['ok'] \
+  if ty ~= 'none' and ty ~= want then return role .. ' is a ' .. ty end \
+  return nil \
+end "
+    };
+}
+pub(crate) use typed;
+
 /// Lua: whether the key `$k` holds the token `$me`, marked or not.
 macro_rules! owned {
     ($k:literal, $me:literal) => {

@@ -14,7 +14,7 @@
 //! waiter was between two looks is marked at that waiter's next look.)
 
 use crate::engine::protocol::script::Script;
-use crate::engine::features::owner::{held_as_shared, lock_token, mine, owned, value_of};
+use crate::engine::features::owner::{held_as_shared, lock_token, mine, owned, typed, value_of};
 
 /// Server time in ms; the first live waiter (dropping dead ones on the way,
 /// and the places' key once nobody waits); waiting (again), at the back or
@@ -58,42 +58,61 @@ local function mine(k, q, me, ttl) \
   if not ",
             owned!("k", "me"),
             " then return nil end \
+  local next = redis.call('LINDEX', q, 0) \
   redis.call('PEXPIRE', k, ttl) \
-  return redis.call('LINDEX', q, 0) or '' \
+  return next or '' \
 end "
         )
     };
 }
 
-/// Lua: a clear error, before anything is written, when another client left
-/// a value of another type in one of the queue's keys (Q T N W), or the
-/// lock key is one of our own shared locks (a mix-up of classes): a script
-/// that failed halfway would keep its first writes (a lock handed to a
-/// waiter told that its call failed). A lock key of any other type is
-/// another library's lock (`value_of!`): held, waited for, never written.
+/// Lua: a clear error when another client left a value of another type in
+/// one of the queue's keys (Q T N W), or the lock key is one of our own
+/// shared locks (a mix-up of classes): a script that failed halfway would
+/// keep its first writes (a lock handed to a waiter told that its call
+/// failed). A lock key of any other type is another library's lock
+/// (`value_of!`): held, waited for, never written.
+///
+/// The checks cost a `TYPE` per key, so a script runs them (`wrong_types()`)
+/// only where a write could come before the first command that fails on a
+/// key of another type. Elsewhere a read fails first, before anything is
+/// written but the dropping of waiters whose places ran out, and `checked!`
+/// turns that failure into the same error.
 macro_rules! typed_keys {
     () => {
         concat!(
+            typed!(),
             "\
-local function typed(i, want, role) \
-  if not KEYS[i] then return nil end \
-  local ty = redis.call('TYPE', KEYS[i])['ok'] \
-  if ty ~= 'none' and ty ~= want then return role .. ' is a ' .. ty end \
-  return nil \
-end \
-local mistyped = (",
+local function mistyped() \
+  return (",
             held_as_shared!("KEYS[1]"),
             " and 'the lock key is held as a shared lock') or typed(2, 'list', 'its queue') or typed(3, 'zset', \"its waiters' places\") \
-  or typed(4, 'list', 'its shared wake-up list') or typed(5, 'list', 'a wake-up list') \
-if mistyped then return redis.error_reply('WRONGTYPE ' .. mistyped .. ', not what the lock keeps there') end \
-"
+    or typed(4, 'list', 'its shared wake-up list') or typed(5, 'list', 'a wake-up list') \
+end \
+local function wrong(m) return redis.error_reply('WRONGTYPE ' .. m .. ', not what the lock keeps there') end \
+local function wrong_types() local m = mistyped() if m then error(wrong(m)) end end "
         )
     };
 }
 
-macro_rules! queue_script {
-    ($body:literal) => {
-        Script::new(concat!(typed_keys!(), prelude!(), $body))
+/// Lua: `$body` (which returns the script's reply) with the helpers of
+/// `typed_keys!()` and `prelude!()`; when it fails, the error names the key
+/// of another type if there is one, else it is the failed command's own
+/// (`READONLY …`, `OOM …`: the server's error, as the caller reads it).
+macro_rules! checked {
+    ($($body:expr),+ $(,)?) => {
+        concat!(
+            typed_keys!(),
+            prelude!(),
+            "local ok, reply = pcall(function() ",
+            $($body,)+
+            " end) \
+if ok then return reply end \
+local m = mistyped() \
+if m then return wrong(m) end \
+if type(reply) == 'table' then return reply end \
+return redis.error_reply(tostring(reply))"
+        )
     };
 }
 
@@ -109,25 +128,31 @@ macro_rules! queue_script {
 /// value that is not a token of ours: another client's or library's lock),
 /// -2 - its PTTL (-1 without one), and an `f` on our wake-up list ends the
 /// blocking pop sent behind this script at once: the caller looks again
-/// soon instead (`Foreign`).
-pub static ENQUEUE: Script = Script::new(concat!(
-    typed_keys!(),
-    prelude!(),
+/// soon instead (`Foreign`). A path that writes `Q` or `N` before reading
+/// them reads their length first (`LLEN`): a key of another type fails
+/// there, before anything is written; our wake-up list is emptied before
+/// it is written, whatever it held.
+pub static ENQUEUE: Script = Script::new(checked!(
     "\
 local k, q, t, n, w, me, ttl, place, pops = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == 'pop' \
 local holder = ",
     value_of!("k"),
     " \
+if holder and string.byte(holder) == 0 then wrong_types() end \
 if not holder then \
   local head = live_head(q, t) \
   if head and head ~= me then wait_again(q, t, me, place, false) return 0 end \
+  redis.call('LLEN', n) \
   if head then redis.call('LPOP', q) redis.call('ZREM', t, me) end \
   redis.call('SET', k, with_mark(me, q), 'PX', ttl) \
 elseif ",
     mine!("holder", "me"),
     " then \
+  redis.call('LLEN', q) redis.call('LLEN', n) \
   redis.call('PEXPIRE', k, ttl) \
 else \
+  if not native(holder) then wrong_types() end \
+  redis.call('LLEN', q) redis.call('LLEN', n) \
   wait_again(q, t, me, place, false) \
   marked(k, holder) \
   if not native(holder) and live_head(q, t) == me then \
@@ -145,27 +170,29 @@ return redis.call('LINDEX', q, 0) or ''"
 /// our list): the hand-off becomes ours for the whole TTL, or, when its
 /// grant ran out first, we wait again at the front. KEYS: K Q T N W(own).
 /// ARGV: token ttl place. Returns the next waiter ('' if none) or 0.
-pub static CONFIRM: Script = queue_script!(
+pub static CONFIRM: Script = Script::new(checked!(
     "\
 redis.call('DEL', KEYS[5]) \
 local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
 if next then return next end \
+wrong_types() \
 wait_again(KEYS[2], KEYS[3], ARGV[1], tonumber(ARGV[3]), true) \
 return 0"
-);
+));
 
 /// Gives up waiting: unless the lock was handed to us meanwhile (then it is
 /// ours: returns the next waiter or ''), our place ends and we are passed
 /// over. KEYS: K Q T N W(own). ARGV: token ttl.
-pub static LEAVE: Script = queue_script!(
+pub static LEAVE: Script = Script::new(checked!(
     "\
+wrong_types() \
 redis.call('DEL', KEYS[5]) \
 local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
 if next then redis.call('LREM', KEYS[4], 0, ARGV[1]) return next end \
 redis.call('ZREM', KEYS[3], ARGV[1]) \
 live_head(KEYS[2], KEYS[3]) \
 return 0"
-);
+));
 
 /// Releases our lock: an unmarked one (nobody waits) by deleting it, else to
 /// the first live waiter if there is one (for the grant, waking it by its
@@ -173,7 +200,8 @@ return 0"
 /// deleting it. An empty token releases the lock
 /// whoever holds it (a forced release). KEYS: K Q T N [W(expected)].
 /// ARGV: token expected grant. Returns 0 (not ours) or 1 (released, or
-/// handed and woken).
+/// handed and woken). The wake-up is pushed before the hand-off is written:
+/// a wake-up list of another type fails the script first.
 pub static HANDOFF: Script = Script::new(concat!(
     // Nobody waits (the usual case: a lock token without a waiter's mark):
     // done before the helpers are defined, as DELIFEQ would do it. Any
@@ -188,20 +216,21 @@ if holder and holder == ARGV[1] and string.find(ARGV[1], ",
 if not holder or (not ",
     mine!("holder", "ARGV[1]"),
     " and ARGV[1] ~= '') then return 0 end ",
-    typed_keys!(),
-    "\
+    checked!(
+        "\
+if string.byte(holder) == 0 then wrong_types() end \
 local head = redis.call('LINDEX', KEYS[2], 0) \
-if not head then redis.call('DEL', KEYS[1]) return 1 end ",
-    prelude!(),
-    "\
+if not head then redis.call('DEL', KEYS[1]) return 1 end \
 head = live_head(KEYS[2], KEYS[3], head) \
 if not head then redis.call('DEL', KEYS[1]) return 1 end \
-redis.call('LPOP', KEYS[2]) redis.call('ZREM', KEYS[3], head) \
-redis.call('SET', KEYS[1], with_mark(head, KEYS[2]), 'PX', ARGV[3]) \
 local w, wake = KEYS[4], head \
 if KEYS[5] and head == ARGV[2] then w, wake = KEYS[5], 'h' end \
-redis.call('RPUSH', w, wake) redis.call('PEXPIRE', w, 4 * tonumber(ARGV[3])) \
+redis.call('RPUSH', w, wake) \
+redis.call('LPOP', KEYS[2]) redis.call('ZREM', KEYS[3], head) \
+redis.call('SET', KEYS[1], with_mark(head, KEYS[2]), 'PX', ARGV[3]) \
+redis.call('PEXPIRE', w, 4 * tonumber(ARGV[3])) \
 return 1"
+    )
 ));
 
 /// Wakes, by its own list, the waiter the lock was handed to, whose token

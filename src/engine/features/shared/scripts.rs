@@ -13,6 +13,7 @@
 //! `H` in KEYS, the scripts work without the queue: the single-key way
 //! during a migration (FIFO suspended, nobody handed anything).
 
+use crate::engine::features::owner::typed;
 use crate::engine::protocol::script::Script;
 
 /// Helpers every script starts with: the clock, parsing a member, dropping
@@ -93,20 +94,18 @@ end \
 /// script that failed halfway would keep its first writes).
 macro_rules! a_shared_lock {
     () => {
-        "\
+        concat!(
+            "\
 local held_as = redis.call('TYPE', KEYS[1])['ok'] \
 if held_as ~= 'zset' and held_as ~= 'none' then \
   return redis.error_reply('WRONGTYPE the key is held as ' .. (held_as == 'string' and 'a mutex' or 'a ' .. held_as) .. ', not as a shared lock') \
-end \
-local function typed(i, want, role) \
-  if not KEYS[i] then return nil end \
-  local ty = redis.call('TYPE', KEYS[i])['ok'] \
-  if ty ~= 'none' and ty ~= want then return role .. ' is a ' .. ty end \
-  return nil \
-end \
+end ",
+            typed!(),
+            "\
 local mistyped = typed(3, 'list', 'its queue') or typed(4, 'zset', \"its waiters' places\") or typed(5, 'list', 'its wake-up list') \
 if mistyped then return redis.error_reply('WRONGTYPE ' .. mistyped .. ', not what the lock keeps there') end \
 "
+        )
     };
 }
 
