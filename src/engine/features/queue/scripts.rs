@@ -138,7 +138,6 @@ local k, q, t, n, w, me, ttl, place, pops = KEYS[1], KEYS[2], KEYS[3], KEYS[4], 
 local holder = ",
     value_of!("k"),
     " \
-if holder and string.byte(holder) == 0 then wrong_types() end \
 if not holder then \
   local head = live_head(q, t) \
   if head and head ~= me then wait_again(q, t, me, place, false) return 0 end \
