@@ -9,6 +9,7 @@ pub mod owner;
 pub mod ownership;
 pub mod fair_quorum;
 pub mod gone;
+pub mod key_types;
 pub mod queue;
 pub mod waiting;
 pub mod replicas;

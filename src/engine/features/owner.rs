@@ -9,6 +9,7 @@
 //! release goes as the hand-off script, which wakes the waiter. So the
 //! owner check accepts the token with or without the mark.
 
+use crate::engine::features::key_types::held_as_shared;
 use crate::engine::protocol::encode::{format_int, itoa_buf, resp};
 use crate::engine::protocol::resp::Reply;
 use crate::engine::protocol::script::{script_call, Form, Script};
@@ -47,32 +48,6 @@ if type(v) == 'table' and v['err'] then return '\\0' .. redis.call('TYPE', k)['o
 }
 pub(crate) use value_of;
 
-/// Lua: whether the key `$k` is one of our own shared locks (a sorted set
-/// of `r`/`w`/`s` holds): a mutex call there is a mix-up of classes, said
-/// so, unlike another library's lock of another type.
-macro_rules! held_as_shared {
-    ($k:literal) => {
-        concat!("(redis.call('TYPE', ", $k, ")['ok'] == 'zset' and string.find(redis.call('ZRANGE', ", $k, ", 0, 0)[1] or '', '^[rws]%d+:%d+|') ~= nil)")
-    };
-}
-pub(crate) use held_as_shared;
-
-/// Lua: `typed(i, want, role)`, what is wrong with `KEYS[i]` when it holds
-/// a value of another type than `want` (nil when it is of that type, or
-/// missing, or not given).
-macro_rules! typed {
-    () => {
-        "\
-local function typed(i, want, role) \
-  if not KEYS[i] then return nil end \
-  local ty = redis.call('TYPE', KEYS[i])['ok'] \
-  if ty ~= 'none' and ty ~= want then return role .. ' is a ' .. ty end \
-  return nil \
-end "
-    };
-}
-pub(crate) use typed;
-
 /// Lua: whether the key `$k` holds the token `$me`, marked or not.
 macro_rules! owned {
     ($k:literal, $me:literal) => {
@@ -103,14 +78,18 @@ pub fn encode_release_native(native: Native, key: &[u8], token: &[u8], out: &mut
 }
 
 /// Sets the key if it is free, or refreshes it if it already holds our token:
-/// a resend after a lost reply must not fail on our own lock.
+/// a resend after a lost reply must not fail on our own lock. Only a key of
+/// another type (`\0<type>`) can be one of our shared locks.
 static ACQUIRE: Script = Script::new(concat!(
     "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end \
-if ",
+local v = ",
+    value_of!("KEYS[1]"),
+    " \
+if v and string.byte(v) == 0 and ",
     held_as_shared!("KEYS[1]"),
     " then return redis.error_reply('WRONGTYPE the lock key is held as a shared lock, not what the lock keeps there') end \
 if ",
-    owned!("KEYS[1]", "ARGV[1]"),
+    mine!("v", "ARGV[1]"),
     " then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end \
 return 0"
 ));

@@ -12,17 +12,28 @@
 //! while others wait, so that a native compare-and-delete says no and the
 //! release goes as the script that hands `K` on.
 
-use crate::engine::features::owner::{held_as_shared, lock_token, mine, owned, unmarked, value_of};
+use crate::engine::features::key_types::{checked, mistyped};
+use crate::engine::features::owner::{lock_token, mine, owned, unmarked, value_of};
 use crate::engine::protocol::script::Script;
 
 /// KEYS: K RQ RT W(own). Server ms; the live head (the dead dropped on the
 /// way); our value with the waiters' mark if anybody waits; the mark taken
 /// off another's value once nobody waits (its release is then the native
-/// delete again, and its value what it wrote); a grant to `head`. Then a clear error, before anything is written, when a key holds
-/// another type (another client's value) or K is one of our shared locks.
+/// delete again, and its value what it wrote); our place (joined or
+/// renewed); a grant to `head`; a wake-up pushed to another waiter.
+///
+/// A key of another type (another client's value, or K one of our shared
+/// locks) is a clear error, never a script that failed halfway: each script
+/// runs in `checked!()` and reads a key before it first writes one that
+/// could fail (RT before RQ is written, a look's own wake-up list first; a
+/// grant pushes the wake-up before it writes K). Only K of another type
+/// (`\0<type>`, which is never written) checks every type (`wrong_types()`):
+/// it may be one of our shared locks. Only the dropping of dead waiters and
+/// the emptying of our own wake-up list can come before such an error.
 macro_rules! prelude {
     () => {
         concat!(
+            mistyped!((2, "zset", "the waiters' queue"), (3, "zset", "the waiters' places"), (4, "list", "a wake-up list")),
             "\
 local k, rq, rt, w, me = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1] \
 local function now_ms() local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end \
@@ -34,6 +45,12 @@ local function live_head(now) \
     if place and tonumber(place) >= now then return first end \
     redis.call('ZREM', rq, first) redis.call('ZREM', rt, first) \
   end \
+end \
+local function join(ticket, place, now) \
+  redis.call('ZCARD', rt) \
+  local new = redis.call('ZADD', rq, ticket, me) == 1 \
+  redis.call('ZADD', rt, now + place, me) \
+  return new \
 end \
 local function marked(v) \
   if string.find(v, ",
@@ -50,22 +67,17 @@ local function settle() \
             unmarked!("v"),
             ", 'KEEPTTL') end \
 end \
+local function wake(who, what, ms) \
+  local hw = string.sub(w, 1, #w - #me) .. who \
+  if type(redis.pcall('RPUSH', hw, what)) == 'table' then return \"the next waiter's wake-up list is a \" .. redis.call('TYPE', hw)['ok'] end \
+  redis.call('PEXPIRE', hw, ms) \
+end \
 local function grant(head, ms) \
+  local m = wake(head, 'h', 4 * ms) \
+  if m then error(wrong(m)) end \
   redis.call('ZREM', rq, head) redis.call('ZREM', rt, head) \
   redis.call('SET', k, marked(head), 'PX', ms) \
-  local hw = string.sub(w, 1, #w - #me) .. head \
-  redis.call('RPUSH', hw, 'h') redis.call('PEXPIRE', hw, 4 * ms) \
-end \
-local function typed(key, want) \
-  local ty = redis.call('TYPE', key)['ok'] \
-  return ty == 'none' or ty == want \
-end \
-if ",
-            held_as_shared!("k"),
-            " then return redis.error_reply('WRONGTYPE the lock key is held as a shared lock, not what the lock keeps there') end \
-if not typed(rq, 'zset') or not typed(rt, 'zset') then return redis.error_reply(\"WRONGTYPE the waiters' queue is not a sorted set, not what the lock keeps there\") end \
-if not typed(w, 'list') then return redis.error_reply('WRONGTYPE a wake-up list is a ' .. redis.call('TYPE', w)['ok'] .. ', not what the lock keeps there') end \
-"
+end "
         )
     };
 }
@@ -82,17 +94,19 @@ if not typed(w, 'list') then return redis.error_reply('WRONGTYPE a wake-up list 
 /// that failed) with nobody live ahead: ours for `ttl`, out of the queue, 1.
 /// `K` ours with a lower ticket live: handed to it, 0. Held by another: marked (its release hands on), and 2 when we
 /// are the live head (that release grants it to us: a waiter blocks where it
-/// will be woken), else 0.
-pub static TAKE: Script = Script::new(concat!(
-    prelude!(),
+/// will be woken), else 0. Our wake-up list, where a pop follows most
+/// looks, is read before anything is written: one of another type is this
+/// script's clear error, not a failed pop.
+pub static TAKE: Script = Script::new(checked!(prelude!();
     "\
 local ticket, ttl, place, gms = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]) \
 local holder = ",
     value_of!("k"),
     " \
+if holder and string.byte(holder) == 0 then wrong_types() end \
+redis.call('LLEN', w) \
 local now = now_ms() \
-local new = redis.call('ZADD', rq, ticket, me) == 1 \
-redis.call('ZADD', rt, now + place, me) \
+local new = join(ticket, place, now) \
 if redis.call('PTTL', rq) < 2 * place then redis.call('PEXPIRE', rq, 4 * place) redis.call('PEXPIRE', rt, 4 * place) end \
 local head = live_head(now) \
 local ours = holder and ",
@@ -100,7 +114,7 @@ local ours = holder and ",
     " \
 if new and head == me and not ours then \
   local passed = redis.call('ZRANGE', rq, 1, 1)[1] \
-  if passed then local pw = string.sub(w, 1, #w - #me) .. passed redis.call('RPUSH', pw, 'l') redis.call('PEXPIRE', pw, 4 * gms) end \
+  if passed then wake(passed, 'l', 4 * gms) end \
 end \
 if ours then \
   redis.call('DEL', w) \
@@ -122,26 +136,25 @@ return 1"
 /// Behind a round that did not reach a majority, where `K` became ours:
 /// handed to a lower live ticket, else kept for us only for our place (gone
 /// soon if we die). ARGV: token ticket place grant. 1 when it was ours.
-pub static YIELD: Script = Script::new(concat!(
-    prelude!(),
+pub static YIELD: Script = Script::new(checked!(prelude!();
     "\
 if not ",
     owned!("k", "me"),
     " then return 0 end \
 local ticket, place, gms = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]) \
 local now = now_ms() \
-redis.call('ZADD', rq, ticket, me) redis.call('ZADD', rt, now + place, me) \
+join(ticket, place, now) \
 local head = live_head(now) \
- if head ~= me then grant(head, gms) else redis.call('PEXPIRE', k, place) end \
+if head ~= me then grant(head, gms) else redis.call('PEXPIRE', k, place) end \
 return 1"
 ));
 
 /// Gives up waiting (patience over, PHP's time limit, a late reply): our
 /// place ends, and a `K` that is ours goes to the live head or is deleted.
 /// ARGV: token grant. 1 when `K` was ours.
-pub static LEAVE: Script = Script::new(concat!(
-    prelude!(),
+pub static LEAVE: Script = Script::new(checked!(prelude!();
     "\
+redis.call('ZCARD', rt) \
 redis.call('ZREM', rq, me) redis.call('ZREM', rt, me) redis.call('DEL', w) \
 if not ",
     owned!("k", "me"),
@@ -167,11 +180,17 @@ if v and v == ARGV[1] then redis.call('DEL', KEYS[1], KEYS[4]) return 1 end \
 local ours = v and ",
     mine!("v", "ARGV[1]"),
     " ",
-    prelude!(),
-    "\
-if not ours then redis.call('ZREM', rq, me) redis.call('ZREM', rt, me) redis.call('DEL', w) settle() return 0 end \
+    checked!(prelude!();
+        "\
+if not ours then \
+  if v and string.byte(v) == 0 then wrong_types() end \
+  redis.call('ZCARD', rt) \
+  redis.call('ZREM', rq, me) redis.call('ZREM', rt, me) redis.call('DEL', w) settle() \
+  return 0 \
+end \
 redis.call('DEL', w) \
 local head = live_head(now_ms()) \
 if head then grant(head, tonumber(ARGV[2])) else redis.call('DEL', k) end \
 return 1"
+    )
 ));

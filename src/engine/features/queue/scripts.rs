@@ -14,7 +14,8 @@
 //! waiter was between two looks is marked at that waiter's next look.)
 
 use crate::engine::protocol::script::Script;
-use crate::engine::features::owner::{held_as_shared, lock_token, mine, owned, typed, value_of};
+use crate::engine::features::key_types::{checked, mistyped};
+use crate::engine::features::owner::{lock_token, mine, owned, value_of};
 
 /// Server time in ms; the first live waiter (dropping dead ones on the way,
 /// and the places' key once nobody waits); waiting (again), at the back or
@@ -66,53 +67,23 @@ end "
     };
 }
 
-/// Lua: a clear error when another client left a value of another type in
-/// one of the queue's keys (Q T N W), or the lock key is one of our own
-/// shared locks (a mix-up of classes): a script that failed halfway would
-/// keep its first writes (a lock handed to a waiter told that its call
-/// failed). A lock key of any other type is another library's lock
-/// (`value_of!`): held, waited for, never written.
-///
-/// The checks cost a `TYPE` per key, so a script runs them (`wrong_types()`)
-/// only where a write could come before the first command that fails on a
-/// key of another type. Elsewhere a read fails first, before anything is
-/// written but the dropping of waiters whose places ran out, and `checked!`
-/// turns that failure into the same error.
+/// Lua: `mistyped()` for the queue's keys (Q T N W). A lock key of any
+/// other type is another library's lock (`value_of!`): held, waited for,
+/// never written. The scripts run `wrong_types()` only where a write could
+/// come before the first command that fails on a key of another type;
+/// elsewhere a read fails first, before anything is written but the
+/// dropping of waiters whose places ran out, and `checked!` turns that
+/// failure into the same error.
 macro_rules! typed_keys {
     () => {
-        concat!(
-            typed!(),
-            "\
-local function mistyped() \
-  return (",
-            held_as_shared!("KEYS[1]"),
-            " and 'the lock key is held as a shared lock') or typed(2, 'list', 'its queue') or typed(3, 'zset', \"its waiters' places\") \
-    or typed(4, 'list', 'its shared wake-up list') or typed(5, 'list', 'a wake-up list') \
-end \
-local function wrong(m) return redis.error_reply('WRONGTYPE ' .. m .. ', not what the lock keeps there') end \
-local function wrong_types() local m = mistyped() if m then error(wrong(m)) end end "
-        )
+        mistyped!((2, "list", "its queue"), (3, "zset", "its waiters' places"), (4, "list", "its shared wake-up list"), (5, "list", "a wake-up list"))
     };
 }
 
-/// Lua: `$body` (which returns the script's reply) with the helpers of
-/// `typed_keys!()` and `prelude!()`; when it fails, the error names the key
-/// of another type if there is one, else it is the failed command's own
-/// (`READONLY …`, `OOM …`: the server's error, as the caller reads it).
-macro_rules! checked {
-    ($($body:expr),+ $(,)?) => {
-        concat!(
-            typed_keys!(),
-            prelude!(),
-            "local ok, reply = pcall(function() ",
-            $($body,)+
-            " end) \
-if ok then return reply end \
-local m = mistyped() \
-if m then return wrong(m) end \
-if type(reply) == 'table' then return reply end \
-return redis.error_reply(tostring(reply))"
-        )
+/// Lua: what every queue script runs before its body (`checked!()`).
+macro_rules! helpers {
+    () => {
+        concat!(typed_keys!(), prelude!())
     };
 }
 
@@ -132,7 +103,7 @@ return redis.error_reply(tostring(reply))"
 /// them reads their length first (`LLEN`): a key of another type fails
 /// there, before anything is written; our wake-up list is emptied before
 /// it is written, whatever it held.
-pub static ENQUEUE: Script = Script::new(checked!(
+pub static ENQUEUE: Script = Script::new(checked!(helpers!();
     "\
 local k, q, t, n, w, me, ttl, place, pops = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == 'pop' \
 local holder = ",
@@ -169,7 +140,7 @@ return redis.call('LINDEX', q, 0) or ''"
 /// our list): the hand-off becomes ours for the whole TTL, or, when its
 /// grant ran out first, we wait again at the front. KEYS: K Q T N W(own).
 /// ARGV: token ttl place. Returns the next waiter ('' if none) or 0.
-pub static CONFIRM: Script = Script::new(checked!(
+pub static CONFIRM: Script = Script::new(checked!(helpers!();
     "\
 redis.call('DEL', KEYS[5]) \
 local next = mine(KEYS[1], KEYS[2], ARGV[1], ARGV[2]) \
@@ -182,7 +153,7 @@ return 0"
 /// Gives up waiting: unless the lock was handed to us meanwhile (then it is
 /// ours: returns the next waiter or ''), our place ends and we are passed
 /// over. KEYS: K Q T N W(own). ARGV: token ttl.
-pub static LEAVE: Script = Script::new(checked!(
+pub static LEAVE: Script = Script::new(checked!(helpers!();
     "\
 wrong_types() \
 redis.call('DEL', KEYS[5]) \
@@ -215,7 +186,7 @@ if holder and holder == ARGV[1] and string.find(ARGV[1], ",
 if not holder or (not ",
     mine!("holder", "ARGV[1]"),
     " and ARGV[1] ~= '') then return 0 end ",
-    checked!(
+    checked!(helpers!();
         "\
 if string.byte(holder) == 0 then wrong_types() end \
 local head = redis.call('LINDEX', KEYS[2], 0) \

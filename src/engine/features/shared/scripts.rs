@@ -13,7 +13,7 @@
 //! `H` in KEYS, the scripts work without the queue: the single-key way
 //! during a migration (FIFO suspended, nobody handed anything).
 
-use crate::engine::features::owner::typed;
+use crate::engine::features::key_types::typed;
 use crate::engine::protocol::script::Script;
 
 /// Helpers every script starts with: the clock, parsing a member, dropping
