@@ -48,6 +48,15 @@ if type(v) == 'table' and v['err'] then return '\\0' .. redis.call('TYPE', k)['o
 }
 pub(crate) use value_of;
 
+/// Lua: whether `$v`, a value read by `value_of!()`, stands for a key of
+/// another type (`\0<type>`; false for a missing key).
+macro_rules! of_another_type {
+    ($v:literal) => {
+        concat!("(", $v, " and string.byte(", $v, ") == 0)")
+    };
+}
+pub(crate) use of_another_type;
+
 /// Lua: whether the key `$k` holds the token `$me`, marked or not.
 macro_rules! owned {
     ($k:literal, $me:literal) => {
@@ -85,7 +94,9 @@ static ACQUIRE: Script = Script::new(concat!(
 local v = ",
     value_of!("KEYS[1]"),
     " \
-if v and string.byte(v) == 0 and ",
+if ",
+    of_another_type!("v"),
+    " and ",
     held_as_shared!("KEYS[1]"),
     " then return redis.error_reply('WRONGTYPE the lock key is held as a shared lock, not what the lock keeps there') end \
 if ",

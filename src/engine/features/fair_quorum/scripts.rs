@@ -13,14 +13,14 @@
 //! release goes as the script that hands `K` on.
 
 use crate::engine::features::key_types::{checked, mistyped};
-use crate::engine::features::owner::{lock_token, mine, owned, unmarked, value_of};
+use crate::engine::features::owner::{lock_token, mine, of_another_type, owned, unmarked, value_of};
 use crate::engine::protocol::script::Script;
 
 /// KEYS: K RQ RT W(own). Server ms; the live head (the dead dropped on the
 /// way); our value with the waiters' mark if anybody waits; the mark taken
 /// off another's value once nobody waits (its release is then the native
 /// delete again, and its value what it wrote); our place (joined or
-/// renewed); a grant to `head`; a wake-up pushed to another waiter.
+/// renewed, or ended with our wake-up list); a grant to `head`; a wake-up pushed to another waiter.
 ///
 /// A key of another type (another client's value, or K one of our shared
 /// locks) is a clear error, never a script that failed halfway: each script
@@ -51,6 +51,10 @@ local function join(ticket, place, now) \
   local new = redis.call('ZADD', rq, ticket, me) == 1 \
   redis.call('ZADD', rt, now + place, me) \
   return new \
+end \
+local function quit() \
+  redis.call('ZCARD', rt) \
+  redis.call('ZREM', rq, me) redis.call('ZREM', rt, me) redis.call('DEL', w) \
 end \
 local function marked(v) \
   if string.find(v, ",
@@ -103,7 +107,9 @@ local ticket, ttl, place, gms = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(AR
 local holder = ",
     value_of!("k"),
     " \
-if holder and string.byte(holder) == 0 then wrong_types() end \
+if ",
+    of_another_type!("holder"),
+    " then wrong_types() end \
 redis.call('LLEN', w) \
 local now = now_ms() \
 local new = join(ticket, place, now) \
@@ -154,8 +160,7 @@ return 1"
 /// ARGV: token grant. 1 when `K` was ours.
 pub static LEAVE: Script = Script::new(checked!(prelude!();
     "\
-redis.call('ZCARD', rt) \
-redis.call('ZREM', rq, me) redis.call('ZREM', rt, me) redis.call('DEL', w) \
+quit() \
 if not ",
     owned!("k", "me"),
     " then settle() return 0 end \
@@ -183,9 +188,10 @@ local ours = v and ",
     checked!(prelude!();
         "\
 if not ours then \
-  if v and string.byte(v) == 0 then wrong_types() end \
-  redis.call('ZCARD', rt) \
-  redis.call('ZREM', rq, me) redis.call('ZREM', rt, me) redis.call('DEL', w) settle() \
+  if ",
+            of_another_type!("v"),
+            " then wrong_types() end \
+  quit() settle() \
   return 0 \
 end \
 redis.call('DEL', w) \

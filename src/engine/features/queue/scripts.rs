@@ -15,7 +15,7 @@
 
 use crate::engine::protocol::script::Script;
 use crate::engine::features::key_types::{checked, mistyped};
-use crate::engine::features::owner::{lock_token, mine, owned, value_of};
+use crate::engine::features::owner::{lock_token, mine, of_another_type, owned, value_of};
 
 /// Server time in ms; the first live waiter (dropping dead ones on the way,
 /// and the places' key once nobody waits); waiting (again), at the back or
@@ -73,17 +73,14 @@ end "
 /// come before the first command that fails on a key of another type;
 /// elsewhere a read fails first, before anything is written but the
 /// dropping of waiters whose places ran out, and `checked!` turns that
-/// failure into the same error.
-macro_rules! typed_keys {
-    () => {
-        mistyped!((2, "list", "its queue"), (3, "zset", "its waiters' places"), (4, "list", "its shared wake-up list"), (5, "list", "a wake-up list"))
-    };
-}
-
-/// Lua: what every queue script runs before its body (`checked!()`).
+/// failure into the same error. Every queue script runs these helpers and
+/// `prelude!()` before its body (`checked!()`).
 macro_rules! helpers {
     () => {
-        concat!(typed_keys!(), prelude!())
+        concat!(
+            mistyped!((2, "list", "its queue"), (3, "zset", "its waiters' places"), (4, "list", "its shared wake-up list"), (5, "list", "a wake-up list")),
+            prelude!()
+        )
     };
 }
 
@@ -188,7 +185,9 @@ if not holder or (not ",
     " and ARGV[1] ~= '') then return 0 end ",
     checked!(helpers!();
         "\
-if string.byte(holder) == 0 then wrong_types() end \
+if ",
+        of_another_type!("holder"),
+        " then wrong_types() end \
 local head = redis.call('LINDEX', KEYS[2], 0) \
 if not head then redis.call('DEL', KEYS[1]) return 1 end \
 head = live_head(KEYS[2], KEYS[3], head) \
