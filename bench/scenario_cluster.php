@@ -92,8 +92,11 @@ function contention_on(ClusterServers $cluster, string $ks, string $seconds): in
     $env = ['BENCH_CONTENTION_DSN' => $cluster->dsn(), 'BENCH_CONTENTION_K' => $ks,
         'BENCH_CONTENTION_SECONDS' => $seconds, 'BENCH_CONTENTION_ROUNDS' => '1',
         'BENCH_CONTENTION_IMPLS' => 'redis_mutex_lock'] + getenv();
+    // Its Markdown comes through a pipe and goes out by echo. Handed the
+    // STDOUT stream, it went to that stream's own position (0, as nothing was
+    // written through it) in the file bench/run.sh opened, over our tables.
     $proc = proc_open([PHP_BINARY, '-d', 'extension=' . so_path(), __DIR__ . '/scenario_contention.php'],
-        [0 => ['file', '/dev/null', 'r'], 1 => STDOUT, 2 => STDERR], $pipes, null, $env);
+        [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $pipes, null, $env);
     if ($proc === false) {
         fail('cannot run scenario_contention.php');
     }
@@ -101,6 +104,8 @@ function contention_on(ClusterServers $cluster, string $ks, string $seconds): in
     $pid = proc_get_status($proc)['pid'];
     $pidFile = run_dir() . "/contention-scenario-$pid.pid";
     file_put_contents($pidFile, (string) $pid);
+    echo stream_get_contents($pipes[1]);
+    fclose($pipes[1]);
     $status = proc_close($proc);
     @unlink($pidFile);
     return $status;
