@@ -19,11 +19,7 @@ echo "held: ", var_export($token !== null, true), "\n";
     ['key' => 'dead', 'i' => 'live', 'timeout' => 30, 'sleep' => 5000000],
 ]);
 $waiters['dead']->signal(SIGSTOP);
-$serverMs = function () use ($redis): int {
-    [$s, $us] = $redis->cmd('TIME');
-    return (int) $s * 1000 + intdiv((int) $us, 1000);
-};
-$runOut = rl_eventually(fn () => (int) $redis->cmd('ZSCORE', $keys['t'], $tokens['dead']) < $serverMs(), true, 3.0);
+$runOut = rl_eventually(fn () => (int) $redis->cmd('ZSCORE', $keys['t'], $tokens['dead']) < $redis->nowMs(), true, 3.0);
 echo "the frozen waiter's place ran out: ", var_export($runOut, true), "\n";
 
 $redis->cmd('HSET', $keys['n'], 'f', 'attacker');

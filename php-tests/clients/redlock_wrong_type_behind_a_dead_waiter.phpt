@@ -11,10 +11,6 @@ $key = 'dead';
 $K = $key; // RedLock uses the resource as it is given
 [$rq, $rt] = ["{{$K}}:rq", "{{$K}}:rt"];
 $show = fn ($r) => is_array($r) ? 'array' : rl_audit_msg($r, $nodes);
-$serverMs = function (RedisServer $s): int {
-    [$sec, $us] = $s->cmd('TIME');
-    return (int) $sec * 1000 + intdiv((int) $us, 1000);
-};
 $queues = fn () => implode(' ', array_map(fn ($s) => json_encode($s->cmd('ZRANGE', $rq, 0, -1)), $nodes));
 
 $rl = new RedLock(rl_redlock_list($nodes), 100, 100); // 10 s of patience
@@ -52,13 +48,13 @@ $deadEnds = max(array_map(fn ($s) => (int) $s->cmd('ZSCORE', $rt, $tokens['dead'
 // The live waiter looks every 100 ms until 100 ms before that end (and so
 // drops nobody yet), then is frozen: its place outlasts the dead one's by
 // 100 ms or more, and nothing of it runs while the unlock below does.
-rl_eventually(fn () => $serverMs($nodes[0]) >= $deadEnds - 100, true, 3.0);
+rl_eventually(fn () => $nodes[0]->nowMs() >= $deadEnds - 100, true, 3.0);
 posix_kill($live, SIGSTOP);
-$ranOut = rl_eventually(fn () => $serverMs($nodes[0]) > $deadEnds + 10, true, 3.0);
+$ranOut = rl_eventually(fn () => $nodes[0]->nowMs() > $deadEnds + 10, true, 3.0);
 $liveEnds = min(array_map(fn ($s) => (int) $s->cmd('ZSCORE', $rt, $tokens['live']), $nodes));
 echo "the dead waiter's place ran out: ", var_export($ranOut, true),
-    ", the live waiter's has 50 ms or more left: ", var_export($liveEnds - $serverMs($nodes[0]) >= 50, true),
-    ", both still in line: ", $queues() === str_repeat(json_encode([$tokens['dead'], $tokens['live']]) . ' ', 2) . json_encode([$tokens['dead'], $tokens['live']]) ? 'yes' : $queues(), "\n";
+    ", the live waiter's has 50 ms or more left: ", var_export($liveEnds - $nodes[0]->nowMs() >= 50, true),
+    ", both still in line: ", $queues() === implode(' ', array_fill(0, 3, json_encode([$tokens['dead'], $tokens['live']]))) ? 'yes' : $queues(), "\n";
 
 $list = "{{$K}}:rw:{$tokens['live']}";
 foreach ([0, 1] as $n) {

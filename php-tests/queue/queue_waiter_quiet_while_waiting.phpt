@@ -23,8 +23,7 @@ foreach ([100000, 300000] as $sleep) {
     $last = null;
     $samples = 0;
     while ($waiters['0']->running() && $samples < 5000) {
-        [$s, $us] = $redis->cmd('TIME');
-        $nowMs = (int) $s * 1000 + intdiv((int) $us, 1000);
+        $nowMs = $redis->nowMs();
         $score = $redis->cmd('ZSCORE', $q['t'], $token);
         if (!in_array($token, rl_queue_tokens($redis, $K), true)) {
             break;                          // it left (its deadline)
