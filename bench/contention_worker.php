@@ -22,8 +22,9 @@
  * and released as usual), so every process stops after at most one more
  * section. Then it writes four hrtime(true) stamps per section to
  * <result file> (pack('q*'): acquire called, acquire returned, release
- * called, release returned), prints "done" and exits. Any failure ends the
- * process with exit 1 and the reason on stderr.
+ * called, release returned) and the CPU time the process used in the loop
+ * (getrusage(): user + system, µs) to <result file>.cpu, prints "done" and
+ * exits. Any failure ends the process with exit 1 and the reason on stderr.
  */
 
 declare(strict_types=1);
@@ -70,6 +71,7 @@ try {
     }
 
     $stamps = [];
+    $cpu0 = cpu_us();
     while (hrtime(true) < $tEnd) {
         $a0 = hrtime(true);
         $c->acquire($key);
@@ -86,9 +88,18 @@ try {
         usleep($outsideUs);
     }
 
+    $cpu = cpu_us() - $cpu0;
     file_put_contents($resultFile, $stamps ? pack('q*', ...$stamps) : '') !== false || fail("cannot write $resultFile");
+    file_put_contents("$resultFile.cpu", (string) $cpu) !== false || fail("cannot write $resultFile.cpu");
     echo "done\n";
 } catch (\Throwable $e) {
     note(get_class($e) . ': ' . $e->getMessage() . ' at ' . $e->getFile() . ':' . $e->getLine());
     exit(1);
+}
+
+/** The CPU time this process has used so far, user + system, in µs. */
+function cpu_us(): int
+{
+    $r = getrusage();
+    return ($r['ru_utime.tv_sec'] + $r['ru_stime.tv_sec']) * 1_000_000 + $r['ru_utime.tv_usec'] + $r['ru_stime.tv_usec'];
 }

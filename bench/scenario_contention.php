@@ -153,9 +153,11 @@ function run_contention(string $impl, int $k, Masters $redis, float $seconds,
         $left = $redis->exists($lockKey);
 
         $procs = [];
+        $procsCpuUs = 0;
         for ($i = 0; $i < $k; $i++) {
             $raw = (string) @file_get_contents("$dir/result-$i");
             $procs[$i] = $raw === '' ? [] : array_chunk(array_values(unpack('q*', $raw)), 4);
+            $procsCpuUs += (int) @file_get_contents("$dir/result-$i.cpu");
         }
         $calls = [];
         foreach ($after['calls'] as $cmd => $n) {
@@ -165,7 +167,7 @@ function run_contention(string $impl, int $k, Masters $redis, float $seconds,
             't0' => $t0, 'tEnd' => $tEnd, 'ended' => $ended, 'procs' => $procs,
             'counter' => (int) file_get_contents($counterFile),
             'calls' => array_filter($calls), 'redisCpuUs' => $after['cpu_us'] - $before['cpu_us'],
-            'keyLeft' => $left ? $lockKey : null,
+            'procsCpuUs' => $procsCpuUs, 'keyLeft' => $left ? $lockKey : null,
         ];
     } catch (\Throwable $e) {
         return ['error' => get_class($e) . ': ' . $e->getMessage()];
@@ -247,6 +249,7 @@ function run_stats(array $run): array
         'cmds' => $total ? $commands / $total : NAN,
         'calls' => $run['calls'],
         'cpu' => $total ? $run['redisCpuUs'] / $total : NAN,
+        'pcpu' => $total ? $run['procsCpuUs'] / $total : NAN,
         'lost' => $total - $run['counter'],
         'overlaps' => $overlaps,
         'handoffs' => $handoffs,
@@ -346,6 +349,7 @@ try {
                 'fair' => min(array_column($list, 'fair')),
                 'cmds' => median(array_column($list, 'cmds')),
                 'cpu' => median(array_column($list, 'cpu')),
+                'pcpu' => median(array_column($list, 'pcpu')),
                 'lost' => array_sum(array_column($list, 'lost')),
                 'overlaps' => array_sum(array_column($list, 'overlaps')),
                 'h50' => pct($handoffs, 0.5), 'h99' => pct($handoffs, 0.99),
@@ -484,15 +488,19 @@ try {
     echo 'Machine: ', machine_facts($redis), "\n\n";
     echo 'Command: `', getenv('BENCH_COMMAND') ?: 'bash bench/run.sh', "`\n\n";
 
-    echo "<details><summary>per run: sections/s and drain per round, measured critical section, hand-offs, commands per section</summary>\n\n";
+    echo "<details><summary>per run: sections/s and drain per round, measured critical section, hand-offs, "
+        . "the processes' CPU, commands per section</summary>\n\n";
+    echo "The processes' CPU per section: what the K processes used in their loops (getrusage(), user + system: the "
+        . "lock's client work, and the section's and the pause's own sleeps, reads and writes), over every section of "
+        . "the run; median over rounds. With Redis's CPU it is what the two share of the machine.\n\n";
     echo "| K | implementation | sections/s per round | sections in window + drain (drain ms) per round | critical section p50 / p99 / max (ms) "
-        . "| release() call p50 / p99 (ms) | contended hand-offs / all transitions | overlapping sections | commands per section |\n"
-        . "|---:|---|---|---|---|---|---:|---:|---|\n";
+        . "| release() call p50 / p99 (ms) | contended hand-offs / all transitions | overlapping sections | processes' CPU µs/section | commands per section |\n"
+        . "|---:|---|---|---|---|---|---:|---:|---:|---|\n";
     foreach ($ks as $k) {
         foreach ($impls as $impl) {
             $a = $agg[$impl][$k] ?? null;
             if ($a === null) {
-                printf("| %d | %s | failed | | | | | | |\n", $k, $short[$impl]);
+                printf("| %d | %s | failed | | | | | | | |\n", $k, $short[$impl]);
                 continue;
             }
             $calls = [];
@@ -503,10 +511,10 @@ try {
             }
             $total = array_sum(array_column($a['rounds'], 'total'));
             arsort($calls);
-            printf("| %d | %s | %s | %s | %s / %s / %s | %s / %s | %d / %d | %d | %s |\n", $k, $short[$impl],
+            printf("| %d | %s | %s | %s | %s / %s / %s | %s / %s | %d / %d | %d | %.0f | %s |\n", $k, $short[$impl],
                 implode(', ', array_map(fn ($r) => number_format($r['rate']), $a['rounds'])),
                 implode(', ', array_map(fn ($r) => sprintf('%d + %d (%.0f)', $r['inWindow'], $r['total'] - $r['inWindow'], $r['drainMs']), $a['rounds'])),
-                $ms($a['s50']), $ms($a['s99']), $ms($a['smax']), $ms($a['r50']), $ms($a['r99']), $a['handoffs'], $a['transitions'], $a['overlaps'],
+                $ms($a['s50']), $ms($a['s99']), $ms($a['smax']), $ms($a['r50']), $ms($a['r99']), $a['handoffs'], $a['transitions'], $a['overlaps'], $a['pcpu'],
                 implode(', ', array_map(fn ($cmd, $n) => sprintf('%s %.2f', $cmd, $n / max(1, $total)), array_keys($calls), $calls)));
         }
     }
