@@ -163,10 +163,14 @@ function run_contention(string $impl, int $k, Masters $redis, float $seconds,
         foreach ($after['calls'] as $cmd => $n) {
             $calls[$cmd] = $n - ($before['calls'][$cmd] ?? 0);
         }
+        $usec = [];
+        foreach ($after['usec'] as $cmd => $n) {
+            $usec[$cmd] = $n - ($before['usec'][$cmd] ?? 0);
+        }
         return [
             't0' => $t0, 'tEnd' => $tEnd, 'ended' => $ended, 'procs' => $procs,
             'counter' => (int) file_get_contents($counterFile),
-            'calls' => array_filter($calls), 'redisCpuUs' => $after['cpu_us'] - $before['cpu_us'],
+            'calls' => array_filter($calls), 'usec' => array_filter(array_diff_key($usec, ['info' => 0])), 'redisCpuUs' => $after['cpu_us'] - $before['cpu_us'],
             'procsCpuUs' => $procsCpuUs, 'keyLeft' => $left ? $lockKey : null,
         ];
     } catch (\Throwable $e) {
@@ -248,6 +252,7 @@ function run_stats(array $run): array
         'minmax' => [min($perProc), max($perProc)],
         'cmds' => $total ? $commands / $total : NAN,
         'calls' => $run['calls'],
+        'usec' => $run['usec'],
         'cpu' => $total ? $run['redisCpuUs'] / $total : NAN,
         'pcpu' => $total ? $run['procsCpuUs'] / $total : NAN,
         'lost' => $total - $run['counter'],
@@ -489,33 +494,41 @@ try {
     echo 'Command: `', getenv('BENCH_COMMAND') ?: 'bash bench/run.sh', "`\n\n";
 
     echo "<details><summary>per run: sections/s and drain per round, measured critical section, hand-offs, "
-        . "the processes' CPU, commands per section</summary>\n\n";
+        . "the processes' CPU, commands and their server time per section</summary>\n\n";
     echo "The processes' CPU per section: what the K processes used in their loops (getrusage(), user + system: the "
         . "lock's client work, and the section's and the pause's own sleeps, reads and writes), over every section of "
-        . "the run; median over rounds. With Redis's CPU it is what the two share of the machine.\n\n";
+        . "the run; median over rounds. With Redis's CPU it is what the two share of the machine. Redis µs per section by "
+        . "command: INFO commandstats' usec over every section of every round, the largest first; a script's time "
+        . "(evalsha) includes that of the commands it calls, which are also listed on their own.\n\n";
     echo "| K | implementation | sections/s per round | sections in window + drain (drain ms) per round | critical section p50 / p99 / max (ms) "
-        . "| release() call p50 / p99 (ms) | contended hand-offs / all transitions | overlapping sections | processes' CPU µs/section | commands per section |\n"
-        . "|---:|---|---|---|---|---|---:|---:|---:|---|\n";
+        . "| release() call p50 / p99 (ms) | contended hand-offs / all transitions | overlapping sections | processes' CPU µs/section | commands per section | Redis µs per section by command |\n"
+        . "|---:|---|---|---|---|---|---:|---:|---:|---|---|\n";
     foreach ($ks as $k) {
         foreach ($impls as $impl) {
             $a = $agg[$impl][$k] ?? null;
             if ($a === null) {
-                printf("| %d | %s | failed | | | | | | | |\n", $k, $short[$impl]);
+                printf("| %d | %s | failed | | | | | | | | |\n", $k, $short[$impl]);
                 continue;
             }
             $calls = [];
+            $usec = [];
             foreach ($a['rounds'] as $r) {
                 foreach (array_diff_key($r['calls'], ['info' => 0]) as $cmd => $n) {
                     $calls[$cmd] = ($calls[$cmd] ?? 0) + $n;
                 }
+                foreach ($r['usec'] as $cmd => $n) {
+                    $usec[$cmd] = ($usec[$cmd] ?? 0) + $n;
+                }
             }
+            arsort($usec);
             $total = array_sum(array_column($a['rounds'], 'total'));
             arsort($calls);
-            printf("| %d | %s | %s | %s | %s / %s / %s | %s / %s | %d / %d | %d | %.0f | %s |\n", $k, $short[$impl],
+            printf("| %d | %s | %s | %s | %s / %s / %s | %s / %s | %d / %d | %d | %.0f | %s | %s |\n", $k, $short[$impl],
                 implode(', ', array_map(fn ($r) => number_format($r['rate']), $a['rounds'])),
                 implode(', ', array_map(fn ($r) => sprintf('%d + %d (%.0f)', $r['inWindow'], $r['total'] - $r['inWindow'], $r['drainMs']), $a['rounds'])),
                 $ms($a['s50']), $ms($a['s99']), $ms($a['smax']), $ms($a['r50']), $ms($a['r99']), $a['handoffs'], $a['transitions'], $a['overlaps'], $a['pcpu'],
-                implode(', ', array_map(fn ($cmd, $n) => sprintf('%s %.2f', $cmd, $n / max(1, $total)), array_keys($calls), $calls)));
+                implode(', ', array_map(fn ($cmd, $n) => sprintf('%s %.2f', $cmd, $n / max(1, $total)), array_keys($calls), $calls)),
+                implode(', ', array_map(fn ($cmd, $n) => sprintf('%s %.1f', $cmd, $n / max(1, $total)), array_keys($usec), $usec)));
         }
     }
     echo "\n</details>\n";
