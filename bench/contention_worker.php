@@ -90,16 +90,9 @@ try {
 
     $cpu = cpu_us() - $cpu0;
     file_put_contents($resultFile, $stamps ? pack('q*', ...$stamps) : '') !== false || fail("cannot write $resultFile");
-    file_put_contents("$resultFile.cpu", (string) $cpu) !== false || fail("cannot write $resultFile.cpu");
+    file_put_contents("$resultFile.cpu", sprintf('%.0f', $cpu)) !== false || fail("cannot write $resultFile.cpu");
     echo "done\n";
 } catch (\Throwable $e) {
     note(get_class($e) . ': ' . $e->getMessage() . ' at ' . $e->getFile() . ':' . $e->getLine());
     exit(1);
-}
-
-/** The CPU time this process has used so far, user + system, in µs. */
-function cpu_us(): int
-{
-    $r = getrusage();
-    return ($r['ru_utime.tv_sec'] + $r['ru_stime.tv_sec']) * 1_000_000 + $r['ru_utime.tv_usec'] + $r['ru_stime.tv_usec'];
 }

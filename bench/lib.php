@@ -734,6 +734,13 @@ function ping_rtt_ms(string $host, int $port, int $n = 100): float
     return $ms;
 }
 
+/** This process's user+sys CPU time in µs (getrusage()). */
+function cpu_us(): float
+{
+    $u = getrusage();
+    return ($u['ru_utime.tv_sec'] + $u['ru_stime.tv_sec']) * 1e6 + $u['ru_utime.tv_usec'] + $u['ru_stime.tv_usec'];
+}
+
 /**
  * CPU time (user+sys, all threads) that processes $pids have used so far, in
  * µs: the scheduler's own count (/proc/<pid>/task/<tid>/schedstat, in ns),

@@ -159,18 +159,11 @@ function run_contention(string $impl, int $k, Masters $redis, float $seconds,
             $procs[$i] = $raw === '' ? [] : array_chunk(array_values(unpack('q*', $raw)), 4);
             $procsCpuUs += (int) @file_get_contents("$dir/result-$i.cpu");
         }
-        $calls = [];
-        foreach ($after['calls'] as $cmd => $n) {
-            $calls[$cmd] = $n - ($before['calls'][$cmd] ?? 0);
-        }
-        $usec = [];
-        foreach ($after['usec'] as $cmd => $n) {
-            $usec[$cmd] = $n - ($before['usec'][$cmd] ?? 0);
-        }
+        $work = server_work($before, $after, 1); // the whole run's
         return [
             't0' => $t0, 'tEnd' => $tEnd, 'ended' => $ended, 'procs' => $procs,
             'counter' => (int) file_get_contents($counterFile),
-            'calls' => array_filter($calls), 'usec' => array_filter(array_diff_key($usec, ['info' => 0])), 'redisCpuUs' => $after['cpu_us'] - $before['cpu_us'],
+            'calls' => $work['calls'], 'usec' => $work['usec_by'], 'redisCpuUs' => $work['cpu'],
             'procsCpuUs' => $procsCpuUs, 'keyLeft' => $left ? $lockKey : null,
         ];
     } catch (\Throwable $e) {

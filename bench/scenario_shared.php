@@ -169,14 +169,11 @@ function run_shared(string $scenario, string $impl, int $k, Masters $redis, floa
             $procs[$i] = $raw === '' ? [] : array_chunk(array_values(unpack('q*', $raw)), 5);
         }
         $check = (string) file_get_contents($checkFile);
-        $calls = [];
-        foreach ($after['calls'] as $cmd => $n) {
-            $calls[$cmd] = $n - ($before['calls'][$cmd] ?? 0);
-        }
+        $work = server_work($before, $after, 1); // the whole run's
         return [
             't0' => $t0, 'tEnd' => $tEnd, 'ended' => $ended, 'procs' => $procs,
             'check' => strlen($check) === 80 ? array_map('intval', str_split($check, 20)) : [0, 0, 0, 0],
-            'calls' => array_filter($calls), 'redisCpuUs' => $after['cpu_us'] - $before['cpu_us'],
+            'calls' => $work['calls'], 'redisCpuUs' => $work['cpu'],
         ];
     } catch (\Throwable $e) {
         return ['error' => get_class($e) . ': ' . $e->getMessage()];

@@ -28,13 +28,6 @@ $servers = array_map(function (string $hp): array {
     return ['host' => $host, 'port' => (int) $port];
 }, explode(',', $serverList));
 
-/** This process's user+sys CPU time in µs. */
-function cpu_us(): float
-{
-    $u = getrusage();
-    return ($u['ru_utime.tv_sec'] + $u['ru_stime.tv_sec']) * 1e6 + $u['ru_utime.tv_usec'] + $u['ru_stime.tv_usec'];
-}
-
 try {
     /** @var callable(list<array{host: string, port: int}>): Contender $make */
     $make = require __DIR__ . "/contenders/$name.php";
