@@ -77,7 +77,11 @@ failed_tests() {
       }'
   done
   grep -E '^[0-9]+\) [A-Za-z\\]+::' "$log" | sed -n 1,5p | cut -c1-200 | sed 's/^/  adapters: /'
-  grep -E '^FAIL [^ ]+ \(exit' "$log" | sed -n 1,5p | cut -c1-200 | sed 's/^/  frameworks: /'
+  # Each failed end-to-end test with its FAIL: line and the few after it.
+  awk '/^FAIL [^ ]+ \(exit/ { if (++n > 5) exit; print "  frameworks: " substr($0, 1, 200); take = 0; next }
+       /^    FAIL:/ { take = 4 }
+       take > 0 && /^    / { print "  " substr($0, 1, 200); take--; next }
+       !/^    / { take = 0 }' "$log"
   grep -E '^browser: FAILED' "$log" | sed -n 1p | cut -c1-200 | sed 's/^/  /'
 }
 

@@ -31,6 +31,10 @@ fi
 
 logs=$(mktemp -d /tmp/redis_lock_e2e.XXXXXX)
 trap 'rm -rf "$logs"' EXIT
+# The tests' temporary files under $logs too: what a role killed by its test
+# leaves behind goes with this run, not into the next one's /tmp.
+export TMPDIR=$logs/tmp
+mkdir "$TMPDIR"
 jobs_max=${E2E_JOBS:-3}
 start=$SECONDS
 

@@ -97,10 +97,16 @@ function passed(): void
     exit(0);
 }
 
+/**
+ * Passes or fails the test. A failure also shows what every role that ended
+ * since the last check wrote: a role's exception is often the reason.
+ */
 function check(bool $condition, string $what): void
 {
+    $ended = $GLOBALS['__e2e_ended'] ?? [];
+    $GLOBALS['__e2e_ended'] = [];
     if (!$condition) {
-        throw new E2EFailure($what);
+        throw new E2EFailure($what . ($ended === [] ? '' : "\n    roles that ended since the last check:\n      " . implode("\n      ", $ended)));
     }
     echo "ok - $what\n";
 }
@@ -127,6 +133,31 @@ function load(string ...$packages): bool
     }
 
     return true;
+}
+
+/**
+ * A path in this process' own temporary directory, made at the first call
+ * and removed at the process' end. Named for the pid and a random part: pids
+ * come round again, and a role killed by its test leaves its directory
+ * behind; a Symfony kernel or Laravel application booted in such a leftover
+ * would load another test's compiled container or cached configuration
+ * (with debug off, neither is checked against the code).
+ */
+function e2e_tmp(string $name): string
+{
+    static $dir = null;
+    if ($dir === null) {
+        $made = sprintf('%s/redis_lock_e2e_%d_%s', sys_get_temp_dir(), getmypid(), bin2hex(random_bytes(4)));
+        if (!mkdir($made, 0700)) {
+            throw new RuntimeException("cannot create $made");
+        }
+        $pid = getmypid();
+        // Not in a child forked by a role: the directory is the parent's.
+        register_shutdown_function(static fn () => getmypid() === $pid && exec('rm -rf ' . escapeshellarg($made)));
+        $dir = $made;
+    }
+
+    return "$dir/$name";
 }
 
 // ---------------------------------------------------------------- Redis
@@ -236,6 +267,8 @@ final class Proc
     /** @var array<int, resource> */
     private array $pipes;
     private string $buffer = '';
+    /** Everything it wrote to stdout, for a failure's report. */
+    private string $transcript = '';
     private string $stderr = '';
     private ?int $exitCode = null;
     public readonly int $pid;
@@ -336,6 +369,8 @@ final class Proc
             $this->drain();
             if (!$status['running']) {
                 $this->exitCode = $status['signaled'] ? 128 + $status['termsig'] : $status['exitcode'];
+                $GLOBALS['__e2e_ended'][] = sprintf('%s (pid %d, exit %d): stdout %s, stderr %s', $this->role, $this->pid, $this->exitCode,
+                    json_encode(substr($this->transcript, -600)), json_encode(substr($this->stderr, 0, 1000)));
                 foreach ($this->pipes as $pipe) {
                     fclose($pipe);
                 }
@@ -398,6 +433,7 @@ final class Proc
             while (is_resource($this->pipes[$i]) && ($chunk = fread($this->pipes[$i], 65536)) !== false && $chunk !== '') {
                 if ($i === 1) {
                     $this->buffer .= $chunk;
+                    $this->transcript = substr($this->transcript . $chunk, -4096);
                 } else {
                     $this->stderr .= $chunk;
                 }
@@ -435,11 +471,10 @@ function need_laravel(): void
 function laravel_app(array $config, array $commands = [], ?Closure $schedule = null, ?Closure $build = null): Illuminate\Foundation\Application
 {
     need_laravel();
-    $base = sys_get_temp_dir() . '/redis_lock_e2e_laravel_' . getmypid();
+    $base = e2e_tmp('laravel');
     foreach (['config', 'bootstrap/cache', 'storage/framework/cache/data', 'storage/logs', 'routes'] as $dir) {
         @mkdir("$base/$dir", 0700, true);
     }
-    register_shutdown_function(static fn () => exec('rm -rf ' . escapeshellarg($base)));
     $config['app'] = ($config['app'] ?? []) + ['key' => 'base64:' . base64_encode(str_repeat('k', 32)), 'cipher' => 'AES-256-CBC', 'env' => 'testing', 'debug' => true];
     $config['logging'] = ($config['logging'] ?? []) + ['default' => 'stderr', 'channels' => ['stderr' => ['driver' => 'monolog', 'handler' => Monolog\Handler\StreamHandler::class, 'with' => ['stream' => 'php://stderr']]]];
     foreach ($config as $file => $values) {
@@ -572,9 +607,7 @@ function symfony_kernel(?Closure $configure = null): Symfony\Component\HttpKerne
             public function __construct(string $environment, bool $debug, private ?Closure $configure)
             {
                 parent::__construct($environment, $debug);
-                $this->dir = sys_get_temp_dir() . '/redis_lock_e2e_symfony_' . getmypid();
-                $dir = $this->dir;
-                register_shutdown_function(static fn () => exec('rm -rf ' . escapeshellarg($dir)));
+                $this->dir = e2e_tmp('symfony');
             }
 
             public function registerBundles(): iterable

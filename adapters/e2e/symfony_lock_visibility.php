@@ -26,8 +26,7 @@ need_symfony_kernel();
 
 const VIS_LOCK = 'invoice:7';
 
-$log = sys_get_temp_dir() . '/redis_lock_e2e_visibility_' . getmypid() . '.log';
-register_shutdown_function(static fn () => @unlink($log));
+$log = e2e_tmp('visibility.log');
 $kernel = fn () => symfony_kernel(function (ContainerConfigurator $container) use ($log): void {
     // The application's logger: Monolog, into a file.
     $services = $container->services();

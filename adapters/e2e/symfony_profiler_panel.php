@@ -145,10 +145,9 @@ roles([
 ]);
 
 $redis = e2e_redis();
-$app = sys_get_temp_dir() . '/redis_lock_panel_' . getmypid();
+$app = e2e_tmp('panel');
 mkdir($app);
 putenv('E2E_APP_DIR=' . $app);
-register_shutdown_function(static fn () => exec('rm -rf ' . escapeshellarg($app)));
 
 // A free loopback port for php -S.
 $probe = stream_socket_server('tcp://127.0.0.1:0');
