@@ -22,7 +22,8 @@ redis_start() {
       --daemonize no --logfile "$REDIS_TMP/$name/redis.log" "$@" &
     pid=$!
     for _ in $(seq 50); do
-      if redis-cli -p "$port" ping 2>/dev/null | grep -q PONG; then
+      # Ours answers: not another server that took the port between the probe and the start.
+      if [[ $(redis-cli -p "$port" info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p') == "$pid" ]]; then
         REDIS_PIDS+=("$pid")
         printf -v "REDIS_PORT_$name" '%s' "$port"
         return 0

@@ -26,7 +26,7 @@ final class ThrowawayRedis
             $probe = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
             $port = (int) substr(strrchr(stream_socket_get_name($probe, false), ':'), 1);
             fclose($probe);
-            $dir = sys_get_temp_dir() . '/redis_lock_adapters_' . getmypid() . '_' . $port;
+            $dir = sys_get_temp_dir() . '/redis_lock_adapters_' . getmypid() . '_' . $port . '_' . bin2hex(random_bytes(4));
             @mkdir($dir, 0700, true);
             $process = proc_open(
                 ['redis-server', '--bind', '127.0.0.1', '--port', (string) $port, '--dir', $dir,
@@ -42,7 +42,9 @@ final class ThrowawayRedis
             $deadline = microtime(true) + 5;
             while (microtime(true) < $deadline) {
                 try {
-                    if ((new RespClient($port, 0.5))->command('PING') === 'PONG') {
+                    // Ours: not another test's server that took the port between the probe and the start.
+                    $info = (string) (new RespClient($port, 0.5))->command('INFO', 'server');
+                    if (preg_match('/^process_id:(\d+)/m', $info, $m) === 1 && (int) $m[1] === $pid) {
                         return $server;
                     }
                 } catch (\RuntimeException) {
