@@ -293,12 +293,26 @@ function note(string $message): void
     fwrite(STDERR, $message . "\n");
 }
 
-/** Directory for this run's pid and log files; bench/run.sh kills what it lists. */
+/**
+ * Directory for this run's pid, log and result files; bench/run.sh kills what
+ * it lists. A scenario run by itself makes a fresh one, removed at its end:
+ * pids come round again, and another run's result files must never be read
+ * as this one's (BENCH_RUN_DIR=DIR keeps them).
+ */
 function run_dir(): string
 {
+    static $own = null;
     $dir = getenv('BENCH_RUN_DIR');
     if ($dir === false || $dir === '') {
-        $dir = sys_get_temp_dir() . '/redis_lock_bench.' . getmypid();
+        if ($own === null) {
+            $own = sprintf('%s/redis_lock_bench.%d.%s', sys_get_temp_dir(), getmypid(), bin2hex(random_bytes(4)));
+            if (!mkdir($own, 0700)) {
+                fail("cannot create $own");
+            }
+            $pid = getmypid();
+            register_shutdown_function(static fn () => getmypid() === $pid && exec('rm -rf ' . escapeshellarg($own)));
+        }
+        return $own;
     }
     if (!is_dir($dir) && !mkdir($dir, 0700, true)) {
         fail("cannot create $dir");
