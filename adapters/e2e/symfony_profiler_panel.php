@@ -149,13 +149,25 @@ $app = e2e_tmp('panel');
 mkdir($app);
 putenv('E2E_APP_DIR=' . $app);
 
-// A free loopback port for php -S.
-$probe = stream_socket_server('tcp://127.0.0.1:0');
-$port = (int) substr(strrchr(stream_socket_get_name($probe, false), ':'), 1);
-fclose($probe);
+// php -S on a free loopback port: one the kernel gave us and let go, so
+// another process may take it first; then php -S exits, and we try another.
+for ($try = 1; ; $try++) {
+    $probe = stream_socket_server('tcp://127.0.0.1:0');
+    $port = (int) substr(strrchr(stream_socket_get_name($probe, false), ':'), 1);
+    fclose($probe);
+    $command = [PHP_BINARY, '-d', 'extension=' . getenv('REDIS_LOCK_SO'), '-S', "127.0.0.1:$port", __FILE__];
+    $server = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$app/server.log", 'a'], 2 => ['file', "$app/server.log", 'a']], $pipes);
+    $socket = false;
+    $deadline = microtime(true) + 10;
+    while (proc_get_status($server)['running'] && !($socket = @fsockopen('127.0.0.1', $port, $errno, $error, 0.2)) && microtime(true) < $deadline) {
+        usleep(20000);
+    }
+    if (proc_get_status($server)['running'] || $try === 5) {
+        break;
+    }
+    proc_close($server);
+}
 $base = "http://127.0.0.1:$port";
-$command = [PHP_BINARY, '-d', 'extension=' . getenv('REDIS_LOCK_SO'), '-S', "127.0.0.1:$port", __FILE__];
-$server = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$app/server.log", 'a'], 2 => ['file', "$app/server.log", 'a']], $pipes);
 register_shutdown_function(static function () use ($server): void {
     proc_terminate($server);
     proc_close($server);
@@ -170,11 +182,7 @@ function http_get(string $base, string $path): array
     return [(int) (explode(' ', $headers[0] ?? 'HTTP/1.0 0')[1] ?? 0), $headers, (string) $body];
 }
 
-$deadline = microtime(true) + 10;
-while (!($socket = @fsockopen('127.0.0.1', $port, $errno, $error, 0.2)) && microtime(true) < $deadline) {
-    usleep(20000);
-}
-check($socket !== false, "php -S listens on 127.0.0.1:$port");
+check(proc_get_status($server)['running'] && $socket !== false, "php -S listens on 127.0.0.1:$port" . ($try > 1 ? " (try $try)" : ''));
 fclose($socket);
 $t0 = microtime(true);
 [$status] = http_get($base, '/ping');
