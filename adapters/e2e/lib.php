@@ -267,8 +267,6 @@ final class Proc
     /** @var array<int, resource> */
     private array $pipes;
     private string $buffer = '';
-    /** Everything it wrote to stdout, for a failure's report. */
-    private string $transcript = '';
     private string $stderr = '';
     private ?int $exitCode = null;
     public readonly int $pid;
@@ -369,8 +367,8 @@ final class Proc
             $this->drain();
             if (!$status['running']) {
                 $this->exitCode = $status['signaled'] ? 128 + $status['termsig'] : $status['exitcode'];
-                $GLOBALS['__e2e_ended'][] = sprintf('%s (pid %d, exit %d): stdout %s, stderr %s', $this->role, $this->pid, $this->exitCode,
-                    json_encode(substr($this->transcript, -600)), json_encode(substr($this->stderr, 0, 1000)));
+                // What it wrote and nobody read yet: for the next check's failure.
+                $GLOBALS['__e2e_ended'][] = sprintf('%s (pid %d, exit %d): %s', $this->role, $this->pid, $this->exitCode, $this->describe());
                 foreach ($this->pipes as $pipe) {
                     fclose($pipe);
                 }
@@ -433,7 +431,6 @@ final class Proc
             while (is_resource($this->pipes[$i]) && ($chunk = fread($this->pipes[$i], 65536)) !== false && $chunk !== '') {
                 if ($i === 1) {
                     $this->buffer .= $chunk;
-                    $this->transcript = substr($this->transcript . $chunk, -4096);
                 } else {
                     $this->stderr .= $chunk;
                 }
