@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test-repeat TEST=php-tests/queue/x.phpt N=50: runs one PHP test (or a folder,
 # or several, separated by spaces) N times in a row through scripts/php-tests.sh
+# (in parallel, as make test runs them; PHPT_JOBS=1 for one at a time)
 # and counts the runs in which anything failed. Each failed run's output is
 # kept in target/test-repeat/run-<i>.log; the last line is the count.
 set -uo pipefail
@@ -24,7 +25,7 @@ for ((i = 1; i <= n; i++)); do
   else
     failed=$((failed + 1))
     echo "run $i/$n: FAILED ($((SECONDS - start)) s), output in $logs/run-$i.log:"
-    sed -n '/^FAILED TEST SUMMARY/,/^=====/p' "$logs/run-$i.log" | cut -c1-200
+    grep -E '^(FAIL|BORK|LEAK|WARN) ' "$logs/run-$i.log" | cut -c1-200
   fi
 done
 echo "test-repeat: $((n - failed)) passed, $failed failed"
