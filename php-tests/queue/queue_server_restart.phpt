@@ -15,8 +15,10 @@ foreach (['with its data' => true, 'without its data' => false] as $name => $sav
     $book->cmd('FLUSHALL');
     var_dump(RedisMutexLock::lock('rs', 0, 20));
     $opts = [['key' => 'rs', 'i' => 0, 'timeout' => 30, 'hold' => 2.0]]; // outlasts the restart (< 1 s)
+    // A place lives 2 x $sleep + 100 ms: with 1 s it outlasts the restart
+    // (< 1 s) also on a loaded machine, so the order kept across it is seen.
     for ($i = 1; $i < 4; $i++) {
-        $opts[] = ['key' => 'rs', 'i' => $i, 'timeout' => 30, 'hold' => 0.1];
+        $opts[] = ['key' => 'rs', 'i' => $i, 'timeout' => 30, 'hold' => 0.1, 'sleep' => 1000000];
     }
     [$waiters, $tokens] = rl_queue_waiters($redis, $book, $K, $opts);
     rl_sleep(0.05);
