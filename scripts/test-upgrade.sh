@@ -7,7 +7,9 @@
 #   - against UPGRADE_BREAK (default 8ec90b4, protocol 1: exact token
 #     compares, no mark), the mutex only: the check must see the break, so
 #     that a check which cannot fail is noticed.
-# Each earlier build is made once from a git worktree (scripts/old-build.sh).
+# Each earlier build is made once and kept outside the clone (scripts/old-build.sh);
+# `test-upgrade.sh --build` only makes them (make test does that in the
+# background while the .phpt tests run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=$(sh scripts/package-field.sh version)
@@ -29,6 +31,10 @@ from=${UPGRADE_FROM:-$(awk -v v="$version" '$1 != v {print $2; exit}' <<<"$list"
 from=${from:-$(awk 'NR == 1 {print $2}' <<<"$list")}
 [[ -n $from ]] || { echo "test-upgrade: no earlier release in this repository's history (a shallow clone?): git fetch --unshallow" >&2; exit 1; }
 break_rev=${UPGRADE_BREAK:-8ec90b4}
+if [[ ${1:-} == --build ]]; then
+  bash scripts/old-build.sh "$from" "$break_rev" >/dev/null
+  exit
+fi
 status=0
 run() { # run REV EXPECT [LABEL]
   local so
