@@ -1,5 +1,7 @@
 --TEST--
 A blocking pop's reply may come one tick of the server's event loop after its timeout (Redis ends a blocking pop's timeout only at a tick: 100 ms at hz 10, 1 s at hz 1), and that is no read timeout: with read_timeout shorter than a tick (0.3 s at hz 1, 0.2 s at hz 2: room enough for every other reply), 3 waiters, each a new process whose first call is the wait: waiters that look every 10 ms (a mutex's $sleep 10000) or every 100 ms (a semaphore) never leave their queue while they wait (no ZREM of a place, no second RPUSH/LPUSH into the queue: the server's own command counts), keep its order, and are served in it; a server that stops answering is still noticed after one tick more (read_timeout 0.3 s at hz 1: the waiter's RedisLockException within 4 s of the SIGSTOP: 0.3 s + a 1 s tick, then connect_timeout 0.3 s + read_timeout of trying again, and slack). Before one tick was allowed, the same run lost the mutex waiters' places 10 times in 2.5 s and the semaphore waiters' calls failed with "no reply within 0.3 s"
+--CONFLICTS--
+all # alone: its subject is the server's event-loop tick against read timeouts shorter than a tick; beside other tests a busy machine moved the ticks enough to leave a key behind
 --SKIPIF--
 <?php if (!function_exists('proc_open') || !function_exists('posix_kill')) die('skip proc_open and posix needed'); ?>
 --FILE--
