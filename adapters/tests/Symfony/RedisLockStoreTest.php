@@ -174,11 +174,15 @@ final class RedisLockStoreTest extends TestCase
         $child = Child::run(self::childWithKey($key, sprintf('
             $other = new Symfony\Component\Lock\Key(%s);
             $start = microtime(true);
+            out("waiting");
             $store->waitAndSave($other);
             out(sprintf("saved after %%.3f", microtime(true) - $start));
             out($store->exists($other) ? "exists" : "missing");
             $store->delete($other);
         ', var_export($this->name, true))));
+        // From the child's start of waiting, not of its process: a busy
+        // machine may take longer than the test's margin to start PHP.
+        $this->assertSame('waiting', $child->readLine());
         usleep(500000);
         $store->delete($key);
         $line = $child->readLine();
