@@ -9,7 +9,7 @@
 //
 //   php scripts/phpt.php RUN_TESTS PHP EXT [--check] [run-tests options] [tests or folders]
 //   --check     only the tests php-tests/check.list names (make check)
-//   PHPT_JOBS   tests at once (default: 3 per CPU; most of a test is waiting)
+//   PHPT_JOBS   tests at once (default: 2 per CPU; most of a test is waiting)
 //   PHPT_TIMES  the last run's times, the order's only input (default:
 //               ~/.cache/redis-lock/phpt-times.tsv, outside the clone, so that a
 //               fresh clone starts with them); without it, the folders' order
@@ -61,7 +61,7 @@ if (!$files) {
 }
 
 $cpus = (int) (@shell_exec('nproc') ?: 2);
-$jobs = (int) (getenv('PHPT_JOBS') ?: 3 * max(1, $cpus));
+$jobs = (int) (getenv('PHPT_JOBS') ?: 2 * max(1, $cpus));
 if ($jobs < 1) {
     fwrite(STDERR, "phpt: PHPT_JOBS must be a positive number\n");
     exit(2);
