@@ -1,7 +1,7 @@
 --TEST--
 Redis Cluster slot migration under load: 8 processes contend for one lock (lock($key, 10, 5), queue hand-off) and increment a counter on another server inside it while the lock's slot migrates back and forth between two masters 20 times (CLUSTER SETSLOT IMPORTING/MIGRATING, MIGRATE of its keys, SETSLOT NODE; every 5th migration lasts longer than a call's retry budget, connect_timeout + read_timeout): no lock() or release() of a holder fails or returns false, never two holders, no increment lost, no key of the slot ever without a TTL, from 1 s after the last migration the waiters are back in the queue (a blocking pop per section) and the hand-off's throughput is at least 20 % of what it was before (a loose bound: this VM has slow phases of seconds that take it to 30-50 %, before the migrations as well as after), nothing is left, every worker exits 0
 --CONFLICTS--
-all # alone: 8 processes and 20 slot migrations under a 1 s read timeout; beside other tests a release waited longer than that
+all # alone: 8 processes and 20 slot migrations; beside other tests (6 at once) a release waited longer than its 1 s read timeout
 --SKIPIF--
 <?php
 if (!function_exists('posix_kill') || !function_exists('pcntl_fork')) die('skip posix and pcntl needed');
@@ -19,10 +19,14 @@ const AFTER = 3.0;        // s of contention after them; the window [end + 1 s, 
 // Each migration: begin, HOLD s, MIGRATE the keys, HOLD s, finish. Every
 // LONG_EVERY-th one holds LONG_HOLD s instead: the slot then stays migrating
 // longer than a call's own retry budget (redis_lock.connect_timeout +
-// redis_lock.read_timeout, 2 s by default), as a slot with many keys does.
+// redis_lock.read_timeout: 1 + READ_TIMEOUT s here), as a slot with many keys
+// does. READ_TIMEOUT is 3 s, not the default 1 s: this VM stalls a server for
+// a second now and then (a lock() got "no reply within 1 s" from M2 in 2 of 6
+// runs in the matrix cells), and the subject here is the migration.
 const HOLD = 0.15;
 const LONG_EVERY = 5;
-const LONG_HOLD = 1.25;
+const READ_TIMEOUT = 3.0;
+const LONG_HOLD = 2.25;
 
 // RL_DEBUG=1: the measured numbers on stderr; RL_DEBUG=<file>: appended to that file.
 $debug = function (string $line): void {
@@ -45,6 +49,7 @@ foreach ($c->masters() as $i => $m) {
 }
 $mask = fn (string $s): string => preg_replace_callback('/127\.0\.0\.1:(\d+)/', fn ($x) => isset($names[(int) $x[1]]) ? $names[(int) $x[1]] : $x[0], $s);
 ini_set('redis_lock.server', $c->dsn());
+ini_set('redis_lock.read_timeout', (string) READ_TIMEOUT);
 $key = substr($c->keyOn($m1, 'lock:migrating'), 5);
 $slot = $c->slot("lock:$key");
 $debug(sprintf('cluster up after %.1f s; key %s, slot %d on 127.0.0.1:%d', rl_now() - $t0, $key, $slot, $m1->port));
