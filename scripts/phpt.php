@@ -147,7 +147,6 @@ $total = count($files);
 $done = 0;
 $started = hrtime(true);
 $results = ['PASS' => [], 'FAIL' => [], 'SKIP' => []];
-$failures = [];
 $running = [];   // file => [proc, log, t0]
 
 function start(string $file, array $cmd, string $logDir): array
@@ -258,7 +257,6 @@ while ($queue || $running || $alone) {
         $done++;
         printf("%s (%.1f s, %d/%d)\n", $line, $secs, $done, $total);
         if ($kind === 'FAIL') {
-            $failures[$f] = $out;
             // run-tests.php's diff, else the end of what it printed.
             if (preg_match('/^========DIFF========\n.*?^========DONE========$/ms', $out, $d)) {
                 echo $d[0], "\n";
@@ -293,11 +291,11 @@ foreach (array_slice($slow, 0, 8, true) as $f => $s) {
     printf("  %6.1f s  %s\n", $s, $f);
 }
 printf("phpt: %d tests in %.0f s (%.0f s of tests; %d at once, then %d alone)\n", $total, $wall, array_sum($slow), $parallelJobs, $aloneCount);
-if ($failures) {
+if ($results['FAIL']) {
     echo "failed:\n";
-    foreach (array_keys($failures) as $f) {
+    foreach ($results['FAIL'] as $f) {
         echo "  $f\n";
     }
 }
 printf("phpt: %d passed, %d failed, %d skipped\n", count($results['PASS']), count($results['FAIL']), count($results['SKIP']));
-exit($failures ? 1 : 0);
+exit($results['FAIL'] ? 1 : 0);
