@@ -2,6 +2,8 @@
 Queue: the server restarts while waiters are queued (and one of them holds the lock), with its data (SAVE before) and without: the holder keeps the lock, the waiters' next check recovers (they wait again or take the lock; their order after it is open, since places run out during the outage), all of them get the lock long before their timeout, never two at once, and no keys are left
 --SKIPIF--
 <?php if (!function_exists('posix_kill')) die('skip posix needed'); ?>
+--CONFLICTS--
+all # alone: it bounds the restart (SAVE, stop, start) at 1 s; beside other tests a busy machine took 1.05 s
 --FILE--
 <?php
 require __DIR__ . '/../inc/queue.inc';
